@@ -34,6 +34,7 @@ const BATCH_SIZE = 32;
 /** Guards the division by the vector norm, as torch.nn.functional.normalize does. */
 const NORM_EPS = 1e-12;
 
+/** Where to find the model and whether it may be downloaded. */
 export interface MiniLmOptions {
 	/** Root holding `<modelId>/…`; defaults to env SCORING_MODEL_DIR. */
 	modelDir?: string;
