@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// Entry of the `cliniq` organiser CLI: runs the TypeScript sources through tsx so the CLI and
+// the portal share one copy of the domain code.
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { register } from 'tsx/esm/api';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+process.env.MIGRATIONS_DIR ??= resolve(root, 'drizzle');
+register();
+const { main } = await import('../src/lib/server/cli/main.ts');
+process.exitCode = await main(process.argv.slice(2));

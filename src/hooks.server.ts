@@ -1,0 +1,14 @@
+import type { HandleServerError, ServerInit } from '@sveltejs/kit';
+import { sequence } from '@sveltejs/kit/hooks';
+import { initDatabase } from '$lib/server/db';
+import { authHandle } from '$lib/server/hooks/auth';
+import { reportError } from '$lib/server/hooks/errors';
+import { securityHandle } from '$lib/server/hooks/security';
+
+export const init: ServerInit = async () => {
+	await initDatabase();
+};
+
+export const handle = sequence(authHandle, securityHandle);
+
+export const handleError: HandleServerError = reportError;

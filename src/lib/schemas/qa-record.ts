@@ -1,0 +1,251 @@
+import { z } from 'zod';
+
+/** The seven ClinIQLink question types (duplicated from the db enum so the client can import it). */
+export const QA_TYPE_VALUES = [
+	'true_false',
+	'multiple_choice',
+	'list',
+	'short_answer',
+	'short_inverse',
+	'multi_hop',
+	'multi_hop_inverse'
+] as const;
+export type QaTypeValue = (typeof QA_TYPE_VALUES)[number];
+
+export const QA_TYPE_LABELS: Record<QaTypeValue, string> = {
+	true_false: 'True / false',
+	multiple_choice: 'Multiple choice',
+	list: 'List',
+	short_answer: 'Short answer',
+	short_inverse: 'Short inverse',
+	multi_hop: 'Multi-hop',
+	multi_hop_inverse: 'Multi-hop inverse'
+};
+
+const text = z.string().trim().min(1, 'must not be empty');
+
+const source = z.object(
+	{
+		isbn: z.string().trim(),
+		page: z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/).transform(Number)]),
+		paragraph_id: text
+	},
+	{
+		error: (issue) =>
+			issue.input === undefined
+				? 'is missing'
+				: 'must be an object with isbn, page and paragraph_id'
+	}
+);
+
+const base = { question: text, source };
+const steps = z.array(text, { error: 'must be an array of strings' });
+
+const trueFalse = z.looseObject({
+	...base,
+	type: z.literal('true_false'),
+	answer: z
+		.string({ error: 'must be the string "True" or "False"' })
+		.trim()
+		.refine((v) => /^(true|false)$/i.test(v), 'must be "True" or "False"')
+});
+
+/** Letter keys A, B, … of an option array (the ClinIQLink scorer's `chr(65 + i)`). */
+function letterOf(index: number) {
+	return String.fromCharCode(65 + index);
+}
+
+const multipleChoice = z
+	.looseObject({
+		...base,
+		type: z.literal('multiple_choice'),
+		options: z
+			.array(text, { error: 'must be an array of option texts' })
+			.min(2, 'needs at least 2 options'),
+		correct_answer: text
+	})
+	.superRefine((r, ctx) => {
+		const answer = r.correct_answer.trim();
+		const letters = r.options.map((_, i) => letterOf(i));
+		if (!r.options.some((o) => o.trim() === answer) && !letters.includes(answer.toUpperCase())) {
+			ctx.addIssue({
+				code: 'custom',
+				path: ['correct_answer'],
+				message: 'is neither one of the options nor an option letter'
+			});
+		}
+	});
+
+const list = z
+	.looseObject({
+		...base,
+		type: z.literal('list'),
+		options: z
+			.array(text, { error: 'must be an array of option texts' })
+			.min(2, 'needs at least 2 options'),
+		answer: z
+			.array(text, { error: 'must be an array of option texts' })
+			.min(1, 'needs at least 1 answer')
+	})
+	.superRefine((r, ctx) => {
+		const options = new Set(r.options.map((o) => o.trim()));
+		const letters = new Set(r.options.map((_, i) => letterOf(i)));
+		r.answer.forEach((a, i) => {
+			if (!options.has(a.trim()) && !letters.has(a.trim())) {
+				ctx.addIssue({ code: 'custom', path: ['answer', i], message: 'is not among the options' });
+			}
+		});
+	});
+
+const shortAnswer = z.looseObject({ ...base, type: z.literal('short_answer'), answer: text });
+
+const shortInverse = z.looseObject({
+	...base,
+	type: z.literal('short_inverse'),
+	answer: text,
+	false_answer: text.optional(),
+	incorrect_explanation: text
+});
+
+const multiHop = z.looseObject({
+	...base,
+	type: z.literal('multi_hop'),
+	answer: text,
+	reasoning: steps.min(1, 'needs at least 1 step')
+});
+
+/** Parses "Step K" out of the incorrect_reasoning_step field (array of lines or one string). */
+export function incorrectStepNumber(field: string[] | string): number | null {
+	const joined = Array.isArray(field) ? field.join('\n') : field;
+	const m = /step\s*(\d+)/i.exec(joined);
+	return m ? Number(m[1]) : null;
+}
+
+const multiHopInverse = z
+	.looseObject({
+		...base,
+		type: z.literal('multi_hop_inverse'),
+		answer: text,
+		reasoning: steps.min(2, 'needs at least 2 steps'),
+		incorrect_reasoning_step: z.union([steps.min(1), text], {
+			error: 'must be an array of strings or a string'
+		})
+	})
+	.superRefine((r, ctx) => {
+		const step = incorrectStepNumber(r.incorrect_reasoning_step);
+		if (step === null) {
+			ctx.addIssue({
+				code: 'custom',
+				path: ['incorrect_reasoning_step'],
+				message: 'does not name the incorrect step ("Step K …")'
+			});
+		} else if (step < 1 || step > r.reasoning.length) {
+			ctx.addIssue({
+				code: 'custom',
+				path: ['incorrect_reasoning_step'],
+				message: `names step ${step}, but the reasoning has ${r.reasoning.length} steps`
+			});
+		}
+	});
+
+/** One zod schema per type; `type` selects the schema. */
+export const qaRecordSchemas = {
+	true_false: trueFalse,
+	multiple_choice: multipleChoice,
+	list,
+	short_answer: shortAnswer,
+	short_inverse: shortInverse,
+	multi_hop: multiHop,
+	multi_hop_inverse: multiHopInverse
+} as const;
+
+export type QaRecord =
+	| z.infer<typeof trueFalse>
+	| z.infer<typeof multipleChoice>
+	| z.infer<typeof list>
+	| z.infer<typeof shortAnswer>
+	| z.infer<typeof shortInverse>
+	| z.infer<typeof multiHop>
+	| z.infer<typeof multiHopInverse>;
+
+export interface RecordError {
+	/** The file the record came from, when an import has several. */
+	file?: string;
+	/** 0-based index of the record in the file (-1: the file as a whole). */
+	index: number;
+	field: string;
+	reason: string;
+}
+
+/** File names of the ClinIQLink files, mapped to the type their records lack when untyped. */
+const FILE_TYPES: Record<string, QaTypeValue> = {
+	tf: 'true_false',
+	true_false: 'true_false',
+	mc: 'multiple_choice',
+	multiple_choice: 'multiple_choice',
+	list: 'list',
+	short: 'short_answer',
+	short_answer: 'short_answer',
+	short_inverse: 'short_inverse',
+	multi_hop: 'multi_hop',
+	multi_hop_inverse: 'multi_hop_inverse'
+};
+
+/** The type implied by a file name such as `TF.json` or `multi_hop_inverse.json`, if any. */
+export function typeFromFileName(fileName: string): QaTypeValue | undefined {
+	const stem = fileName
+		.split(/[\\/]/)
+		.pop()!
+		.replace(/\.(json|jsonl)$/i, '')
+		.toLowerCase();
+	return FILE_TYPES[stem];
+}
+
+function formatPath(path: PropertyKey[]): string {
+	return path.reduce<string>((acc, key) => {
+		if (typeof key === 'number') return `${acc}[${key}]`;
+		return acc ? `${acc}.${String(key)}` : String(key);
+	}, '');
+}
+
+/** Validates one record against the schema of its type (or `fallbackType` when it has none). */
+export function validateQaRecord(
+	value: unknown,
+	index: number,
+	fallbackType?: QaTypeValue
+): { ok: true; record: QaRecord } | { ok: false; errors: RecordError[] } {
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+		return { ok: false, errors: [{ index, field: '(record)', reason: 'must be a JSON object' }] };
+	}
+	const raw = value as Record<string, unknown>;
+	const type = raw.type ?? fallbackType;
+	if (type === undefined) {
+		return { ok: false, errors: [{ index, field: 'type', reason: 'is missing' }] };
+	}
+	if (typeof type !== 'string' || !(type in qaRecordSchemas)) {
+		return {
+			ok: false,
+			errors: [
+				{
+					index,
+					field: 'type',
+					reason: `must be one of ${QA_TYPE_VALUES.join(', ')} (got ${JSON.stringify(type)})`
+				}
+			]
+		};
+	}
+	const schema = qaRecordSchemas[type as QaTypeValue];
+	const parsed = schema.safeParse(raw.type === undefined ? { ...raw, type } : raw);
+	if (parsed.success) return { ok: true, record: parsed.data as QaRecord };
+	return {
+		ok: false,
+		errors: parsed.error.issues.map((issue) => ({
+			index,
+			field: formatPath(issue.path) || '(record)',
+			reason:
+				issue.code === 'invalid_type' && /received undefined/.test(issue.message)
+					? 'is missing'
+					: issue.message
+		}))
+	};
+}

@@ -1,0 +1,143 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/** One query API over both drivers (postgres.js and PGlite). */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction handle; domain functions take `Db | Tx` so callers can compose them. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export type DatabaseKind = 'postgres' | 'pglite';
+
+export interface DatabaseHandle {
+	db: Db;
+	kind: DatabaseKind;
+	/** Where the data lives, without credentials (safe to print). */
+	location: string;
+	close(): Promise<void>;
+}
+
+/** The embedded default when no DATABASE_URL is configured. */
+export const DEFAULT_DATABASE_URL = 'pglite:./data/pglite';
+
+/** Parses a database URL: postgres://… for a server, pglite:<dir> or pglite:memory for embedded. */
+export function parseDatabaseUrl(url: string): { kind: DatabaseKind; target: string } {
+	if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', target: url };
+	if (url.startsWith('pglite:')) {
+		const target = url.slice('pglite:'.length);
+		if (!target)
+			throw new Error('DATABASE_URL "pglite:" needs a folder, e.g. pglite:./data/pglite');
+		return { kind: 'pglite', target };
+	}
+	throw new Error(
+		'DATABASE_URL must start with postgres:// or postgresql:// (a server) or pglite: (embedded, e.g. pglite:./data/pglite or pglite:memory)'
+	);
+}
+
+/** Removes the password from a postgres URL so it can be logged. */
+export function redactUrl(url: string): string {
+	try {
+		const u = new URL(url);
+		if (u.password) u.password = '***';
+		return u.toString();
+	} catch {
+		return url.replace(/:\/\/[^@]*@/, '://***@');
+	}
+}
+
+/** Opens the database named by `url` (default: DATABASE_URL, else the embedded folder). */
+export async function openDatabase(
+	url = process.env.DATABASE_URL || DEFAULT_DATABASE_URL,
+	options: { max?: number } = {}
+): Promise<DatabaseHandle> {
+	const { kind, target } = parseDatabaseUrl(url);
+	if (kind === 'postgres') {
+		const { default: postgres } = await import('postgres');
+		const { drizzle } = await import('drizzle-orm/postgres-js');
+		const client = postgres(target, {
+			max: options.max ?? 10,
+			onnotice: () => {},
+			connection: { application_name: 'cliniq-portal' }
+		});
+		const db = drizzle(client, { schema, casing: 'snake_case' }) as unknown as Db;
+		return { db, kind, location: redactUrl(target), close: () => client.end({ timeout: 5 }) };
+	}
+	const { PGlite } = await import('@electric-sql/pglite');
+	const { drizzle } = await import('drizzle-orm/pglite');
+	let client;
+	let release = () => {};
+	if (target === 'memory') {
+		client = new PGlite();
+	} else {
+		const dir = resolve(target);
+		mkdirSync(dir, { recursive: true });
+		release = lockFolder(dir);
+		client = new PGlite(dir);
+	}
+	await client.waitReady;
+	const db = drizzle(client, { schema, casing: 'snake_case' }) as unknown as Db;
+	return {
+		db,
+		kind,
+		location: target === 'memory' ? 'in memory' : resolve(target),
+		close: async () => {
+			await client.close();
+			release();
+		}
+	};
+}
+
+/** Applies the generated SQL migrations in `drizzle/`. */
+export async function migrateDatabase(handle: DatabaseHandle, folder = migrationsFolder()) {
+	if (handle.kind === 'postgres') {
+		const { migrate } = await import('drizzle-orm/postgres-js/migrator');
+		// eslint-disable-next-line @typescript-eslint/no-explicit-any
+		await migrate(handle.db as any, { migrationsFolder: folder });
+	} else {
+		const { migrate } = await import('drizzle-orm/pglite/migrator');
+		// eslint-disable-next-line @typescript-eslint/no-explicit-any
+		await migrate(handle.db as any, { migrationsFolder: folder });
+	}
+}
+
+/** The migrations folder: MIGRATIONS_DIR, else ./drizzle of the working directory. */
+export function migrationsFolder(): string {
+	return resolve(process.env.MIGRATIONS_DIR || 'drizzle');
+}
+
+/** Rows of a raw `db.execute()`: postgres.js returns an array, PGlite `{ rows }` (STACK.md). */
+export function rowsOf<T>(result: unknown): T[] {
+	if (Array.isArray(result)) return result as T[];
+	return ((result as { rows?: T[] }).rows ?? []) as T[];
+}
+
+/**
+ * PGlite is single-process: a second process opening the same folder would corrupt it. A lock
+ * file with the owner's pid turns that into a clear error.
+ */
+function lockFolder(dir: string): () => void {
+	const lock = join(dir, '.cliniq.lock');
+	try {
+		const pid = Number(readFileSync(lock, 'utf8'));
+		if (pid && pid !== process.pid && isAlive(pid)) {
+			throw new Error(
+				`The embedded database ${dir} is in use by process ${pid} (a running portal?). Stop it first, or use a PostgreSQL server with DATABASE_URL=postgres://…`
+			);
+		}
+	} catch (e) {
+		if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+	}
+	writeFileSync(lock, String(process.pid));
+	return () => rmSync(lock, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (e) {
+		return (e as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}

@@ -1,0 +1,19 @@
+import { bigint, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { user } from './user';
+
+/** Append-only record of who did what to which object, with before/after for changes. */
+export const auditEvent = pgTable(
+	'audit_event',
+	{
+		id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+		actorId: text().references(() => user.id),
+		action: text().notNull(),
+		objectType: text().notNull(),
+		objectId: text().notNull(),
+		before: jsonb(),
+		after: jsonb(),
+		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+	},
+	(t) => [index().on(t.objectType, t.objectId), index().on(t.createdAt)]
+);
+export type AuditEvent = typeof auditEvent.$inferSelect;

@@ -1,0 +1,178 @@
+import { sql } from 'drizzle-orm';
+import {
+	boolean,
+	check,
+	index,
+	integer,
+	jsonb,
+	pgTable,
+	smallint,
+	text,
+	timestamp,
+	unique
+} from 'drizzle-orm/pg-core';
+import { model, qaItem, qaItemVersion, response } from './content';
+import { assignmentState, studyState, tag } from './enums';
+import { user } from './user';
+
+/** A ranking study: questions, candidate models, raters per question and tie policy. */
+export const rankingStudy = pgTable(
+	'ranking_study',
+	{
+		id: integer().primaryKey().generatedAlwaysAsIdentity(),
+		name: text().notNull().unique(),
+		/** Markdown shown to physicians. */
+		instructions: text().notNull().default(''),
+		state: studyState().notNull().default('draft'),
+		includeReference: boolean().notNull().default(true),
+		/** Physicians who rank each question (k). */
+		ratersPerQuestion: smallint().notNull().default(3),
+		allowTies: boolean().notNull().default(false),
+		leaseMinutes: integer().notNull().default(30),
+		/** How the question set was chosen (filters or explicit list), for the record. */
+		selection: jsonb().notNull().default({}),
+		createdBy: text()
+			.notNull()
+			.references(() => user.id),
+		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+		openedAt: timestamp({ withTimezone: true }),
+		closedAt: timestamp({ withTimezone: true })
+	},
+	(t) => [check('raters_positive', sql`${t.ratersPerQuestion} >= 1`)]
+);
+export type RankingStudy = typeof rankingStudy.$inferSelect;
+
+export const studyModel = pgTable(
+	'study_model',
+	{
+		studyId: integer()
+			.notNull()
+			.references(() => rankingStudy.id),
+		modelId: integer()
+			.notNull()
+			.references(() => model.id)
+	},
+	(t) => [unique().on(t.studyId, t.modelId)]
+);
+
+/** One question of a study; `openSlots` counts the raters still wanted (k minus claims). */
+export const studyQuestion = pgTable(
+	'study_question',
+	{
+		id: integer().primaryKey().generatedAlwaysAsIdentity(),
+		studyId: integer()
+			.notNull()
+			.references(() => rankingStudy.id),
+		itemId: integer()
+			.notNull()
+			.references(() => qaItem.id),
+		itemVersionId: integer()
+			.notNull()
+			.references(() => qaItemVersion.id),
+		openSlots: smallint().notNull(),
+		completed: smallint().notNull().default(0)
+	},
+	(t) => [
+		unique().on(t.studyId, t.itemId),
+		index('study_question_claimable')
+			.on(t.studyId, t.id)
+			.where(sql`${t.openSlots} > 0`)
+	]
+);
+export type StudyQuestion = typeof studyQuestion.$inferSelect;
+
+/** One answer shown in a study question: a model response or the reference answer. */
+export const candidate = pgTable(
+	'candidate',
+	{
+		id: integer().primaryKey().generatedAlwaysAsIdentity(),
+		studyQuestionId: integer()
+			.notNull()
+			.references(() => studyQuestion.id),
+		responseId: integer().references(() => response.id),
+		modelId: integer().references(() => model.id),
+		isReference: boolean().notNull().default(false),
+		/** The text shown, frozen when the study opens. */
+		text: text().notNull()
+	},
+	(t) => [index().on(t.studyQuestionId)]
+);
+export type Candidate = typeof candidate.$inferSelect;
+
+/** One physician × one study question, with the shuffle seed and the displayed order. */
+export const assignment = pgTable(
+	'assignment',
+	{
+		id: integer().primaryKey().generatedAlwaysAsIdentity(),
+		studyQuestionId: integer()
+			.notNull()
+			.references(() => studyQuestion.id),
+		physicianId: text()
+			.notNull()
+			.references(() => user.id),
+		/** Opaque id used in physician-facing URLs. */
+		publicId: text().notNull().unique(),
+		seed: text().notNull(),
+		state: assignmentState().notNull().default('leased'),
+		leaseExpiresAt: timestamp({ withTimezone: true }),
+		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+		submittedAt: timestamp({ withTimezone: true })
+	},
+	(t) => [unique().on(t.studyQuestionId, t.physicianId), index().on(t.physicianId, t.state)]
+);
+export type Assignment = typeof assignment.$inferSelect;
+
+/** The displayed order of an assignment; `publicId` is the only candidate id a physician sees. */
+export const assignmentCandidate = pgTable(
+	'assignment_candidate',
+	{
+		assignmentId: integer()
+			.notNull()
+			.references(() => assignment.id),
+		candidateId: integer()
+			.notNull()
+			.references(() => candidate.id),
+		publicId: text().notNull(),
+		position: smallint().notNull()
+	},
+	(t) => [
+		unique().on(t.assignmentId, t.candidateId),
+		unique().on(t.assignmentId, t.publicId),
+		unique().on(t.assignmentId, t.position)
+	]
+);
+
+/** A submitted ranking of all candidates of an assignment. */
+export const ranking = pgTable('ranking', {
+	id: integer().primaryKey().generatedAlwaysAsIdentity(),
+	assignmentId: integer()
+		.notNull()
+		.unique()
+		.references(() => assignment.id),
+	physicianId: text()
+		.notNull()
+		.references(() => user.id),
+	idempotencyKey: text().notNull().unique(),
+	timeOnTaskMs: integer(),
+	/** Candidate ids in the order they were displayed. */
+	displayedOrder: jsonb().$type<number[]>().notNull(),
+	submittedAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+});
+export type Ranking = typeof ranking.$inferSelect;
+
+export const rankingEntry = pgTable(
+	'ranking_entry',
+	{
+		rankingId: integer()
+			.notNull()
+			.references(() => ranking.id),
+		candidateId: integer()
+			.notNull()
+			.references(() => candidate.id),
+		rank: smallint().notNull(),
+		tag: tag().notNull(),
+		comment: text(),
+		displayPosition: smallint().notNull()
+	},
+	(t) => [unique().on(t.rankingId, t.candidateId), check('rank_positive', sql`${t.rank} >= 1`)]
+);

@@ -1,0 +1,237 @@
+import { sql } from 'drizzle-orm';
+import {
+	type AnyPgColumn,
+	check,
+	index,
+	integer,
+	jsonb,
+	pgTable,
+	smallint,
+	text,
+	timestamp,
+	unique,
+	uniqueIndex
+} from 'drizzle-orm/pg-core';
+import { qaItem, qaItemVersion } from './content';
+import {
+	disputeCategory,
+	disputeStatus,
+	feedbackCategory,
+	reviewRound,
+	taskState,
+	verdict
+} from './enums';
+import { user } from './user';
+
+/**
+ * One piece of review work: an item in a round. The lease columns make it the unit of the work
+ * queue; only pending rows are in the partial claim index (dead entries stall a plain index).
+ */
+export const reviewTask = pgTable(
+	'review_task',
+	{
+		id: integer().primaryKey().generatedAlwaysAsIdentity(),
+		itemId: integer()
+			.notNull()
+			.references(() => qaItem.id),
+		round: reviewRound().notNull(),
+		state: taskState().notNull().default('pending'),
+		/** The secondary round must never go to the primary reviewer. */
+		excludedUserId: text().references(() => user.id),
+		leasedBy: text().references(() => user.id),
+		leaseToken: text(),
+		leasedAt: timestamp({ withTimezone: true }),
+		leaseExpiresAt: timestamp({ withTimezone: true }),
+		doneBy: text().references(() => user.id),
+		doneAt: timestamp({ withTimezone: true }),
+		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+	},
+	(t) => [
+		unique().on(t.itemId, t.round),
+		index('review_task_claimable')
+			.on(t.round, t.id)
+			.where(sql`${t.state} = 'pending'`),
+		index('review_task_leased')
+			.on(t.leaseExpiresAt)
+			.where(sql`${t.state} = 'leased'`),
+		index().on(t.leasedBy)
+	]
+);
+export type ReviewTask = typeof reviewTask.$inferSelect;
+
+/** A skip or release of a task, kept for the record. */
+export const taskSkip = pgTable('task_skip', {
+	id: integer().primaryKey().generatedAlwaysAsIdentity(),
+	taskId: integer()
+		.notNull()
+		.references(() => reviewTask.id),
+	userId: text()
+		.notNull()
+		.references(() => user.id),
+	reason: text(),
+	createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+});
+
+/** One reviewer's judgement of one item version in one round. Amendments add a revision. */
+export const review = pgTable(
+	'review',
+	{
+		id: integer().primaryKey().generatedAlwaysAsIdentity(),
+		taskId: integer()
+			.notNull()
+			.references(() => reviewTask.id),
+		itemId: integer()
+			.notNull()
+			.references(() => qaItem.id),
+		itemVersionId: integer()
+			.notNull()
+			.references(() => qaItemVersion.id),
+		round: reviewRound().notNull(),
+		reviewerId: text()
+			.notNull()
+			.references(() => user.id),
+		revision: integer().notNull().default(1),
+		supersedesId: integer().references((): AnyPgColumn => review.id),
+		verdict: verdict().notNull(),
+		relevance: smallint().notNull(),
+		feedback: text(),
+		/** Milliseconds between the item being shown and the submission. */
+		timeOnTaskMs: integer(),
+		/** Client-supplied key that makes a retried submission a no-op. */
+		idempotencyKey: text().notNull().unique(),
+		submittedAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+	},
+	(t) => [
+		check('relevance_range', sql`${t.relevance} between 1 and 5`),
+		unique().on(t.taskId, t.revision),
+		index().on(t.reviewerId, t.submittedAt),
+		index().on(t.itemId)
+	]
+);
+export type Review = typeof review.$inferSelect;
+
+/** The final verdict and relevance recorded by an adjudicator after a disagreement. */
+export const adjudication = pgTable(
+	'adjudication',
+	{
+		id: integer().primaryKey().generatedAlwaysAsIdentity(),
+		itemId: integer()
+			.notNull()
+			.references(() => qaItem.id),
+		itemVersionId: integer()
+			.notNull()
+			.references(() => qaItemVersion.id),
+		adjudicatorId: text()
+			.notNull()
+			.references(() => user.id),
+		verdict: verdict().notNull(),
+		relevance: smallint().notNull(),
+		reason: text().notNull(),
+		/** The reviews the adjudicator saw. */
+		reviewIds: jsonb().$type<number[]>().notNull(),
+		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+	},
+	(t) => [check('adjudication_relevance_range', sql`${t.relevance} between 1 and 5`)]
+);
+export type Adjudication = typeof adjudication.$inferSelect;
+
+export const feedbackNote = pgTable(
+	'feedback_note',
+	{
+		id: integer().primaryKey().generatedAlwaysAsIdentity(),
+		itemId: integer()
+			.notNull()
+			.references(() => qaItem.id),
+		itemVersionId: integer()
+			.notNull()
+			.references(() => qaItemVersion.id),
+		reviewId: integer().references(() => review.id),
+		authorId: text()
+			.notNull()
+			.references(() => user.id),
+		category: feedbackCategory().notNull(),
+		body: text().notNull(),
+		resolvedBy: text().references(() => user.id),
+		resolvedAt: timestamp({ withTimezone: true }),
+		resolution: text(),
+		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+	},
+	(t) => [index().on(t.itemId), index().on(t.category)]
+);
+export type FeedbackNote = typeof feedbackNote.$inferSelect;
+
+/** A formal objection to an item: open → under_review → upheld | rejected. */
+export const dispute = pgTable(
+	'dispute',
+	{
+		id: integer().primaryKey().generatedAlwaysAsIdentity(),
+		itemId: integer()
+			.notNull()
+			.references(() => qaItem.id),
+		itemVersionId: integer()
+			.notNull()
+			.references(() => qaItemVersion.id),
+		reviewId: integer().references(() => review.id),
+		raisedBy: text()
+			.notNull()
+			.references(() => user.id),
+		category: disputeCategory().notNull(),
+		reason: text().notNull(),
+		status: disputeStatus().notNull().default('open'),
+		ownerId: text().references(() => user.id),
+		resolution: text(),
+		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+		updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+		resolvedAt: timestamp({ withTimezone: true })
+	},
+	(t) => [index().on(t.status), index().on(t.itemId)]
+);
+export type Dispute = typeof dispute.$inferSelect;
+
+export const disputeComment = pgTable('dispute_comment', {
+	id: integer().primaryKey().generatedAlwaysAsIdentity(),
+	disputeId: integer()
+		.notNull()
+		.references(() => dispute.id),
+	authorId: text()
+		.notNull()
+		.references(() => user.id),
+	body: text().notNull(),
+	/** Set when the comment records a status change. */
+	statusChange: disputeStatus(),
+	createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+});
+
+/** An immutable, reproducible selection of item versions. */
+export const snapshot = pgTable('snapshot', {
+	id: integer().primaryKey().generatedAlwaysAsIdentity(),
+	datasetId: integer().notNull(),
+	name: text().notNull().unique(),
+	/** Selection settings (relevance threshold, rules) as applied. */
+	settings: jsonb().notNull(),
+	/** Composition report: per type high / low / total, double-reviewed count and share. */
+	composition: jsonb().notNull(),
+	itemCount: integer().notNull(),
+	createdBy: text()
+		.notNull()
+		.references(() => user.id),
+	createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+});
+export type Snapshot = typeof snapshot.$inferSelect;
+
+export const snapshotItem = pgTable(
+	'snapshot_item',
+	{
+		snapshotId: integer()
+			.notNull()
+			.references(() => snapshot.id),
+		itemId: integer()
+			.notNull()
+			.references(() => qaItem.id),
+		itemVersionId: integer()
+			.notNull()
+			.references(() => qaItemVersion.id),
+		finalRelevance: smallint().notNull()
+	},
+	(t) => [uniqueIndex().on(t.snapshotId, t.itemId)]
+);

@@ -1,0 +1,78 @@
+import { count } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { user } from '../db/schema';
+import type { Role } from '../db/schema/enums';
+import { randomId } from '../ids';
+import { importPassages } from '../domain/passage-import';
+import { importQaFiles } from '../domain/qa-import';
+import { importResponses } from '../domain/response-import';
+import { createUser } from '../domain/users';
+import { DEMO_MODELS, demoPassages, demoQaRecords, demoResponses } from './demo-data';
+
+export const DEMO_ACCOUNTS: { email: string; displayName: string; roles: Role[] }[] = [
+	{ email: 'organiser@demo.test', displayName: 'Olivia Organiser', roles: ['organiser'] },
+	{ email: 'reviewer@demo.test', displayName: 'Rafael Reviewer', roles: ['reviewer'] },
+	{ email: 'reviewer2@demo.test', displayName: 'Rina Reviewer', roles: ['reviewer'] },
+	{ email: 'physician@demo.test', displayName: 'Dr Priya Physician', roles: ['physician'] },
+	{ email: 'physician2@demo.test', displayName: 'Dr Paul Physician', roles: ['physician'] }
+];
+
+const DEMO_ACTOR = { userId: null, label: 'demo seed' };
+
+/** Imports the demo passages, QA items and model responses through the normal import code. */
+export async function importDemoContent(db: Db): Promise<void> {
+	await importPassages(
+		db,
+		{ fileName: 'demo-passages.json', text: JSON.stringify(demoPassages) },
+		{ actor: DEMO_ACTOR }
+	);
+	await importQaFiles(db, [{ fileName: 'demo-qa.json', text: JSON.stringify(demoQaRecords) }], {
+		actor: DEMO_ACTOR
+	});
+	for (const name of DEMO_MODELS) {
+		const lines = demoResponses
+			.filter((r) => r.model === name)
+			.map((r) => {
+				const rec = demoQaRecords[r.item] as {
+					question: string;
+					type: string;
+					source: { paragraph_id: string };
+				};
+				return { ...rec, response: r.response };
+			});
+		const byType = new Map<string, typeof lines>();
+		for (const l of lines) byType.set(l.type, [...(byType.get(l.type) ?? []), l]);
+		await importResponses(
+			db,
+			[...byType].map(([type, inputs]) => ({
+				fileName: `${type}.json`,
+				text: JSON.stringify({ inputs, responses: inputs.map((i) => i.response) })
+			})),
+			{ actor: DEMO_ACTOR, model: name }
+		);
+	}
+}
+
+/**
+ * On a database with no accounts: creates one demo account per role with a random password,
+ * prints the credentials once, and imports the demo content.
+ */
+export async function ensureDemoData(
+	db: Db,
+	io: { print: (line: string) => void }
+): Promise<boolean> {
+	const [{ n }] = await db.select({ n: count() }).from(user);
+	if (n > 0) return false;
+	const lines: string[] = [];
+	for (const account of DEMO_ACCOUNTS) {
+		const password = `demo-${randomId(12)}`;
+		await createUser(db, { ...account, password });
+		lines.push(`  ${account.roles.join(', ').padEnd(10)} ${account.email.padEnd(24)} ${password}`);
+	}
+	await importDemoContent(db);
+	io.print('');
+	io.print('Demo accounts (shown once; create your own with `npx cliniq user create`):');
+	for (const line of lines) io.print(line);
+	io.print('');
+	return true;
+}

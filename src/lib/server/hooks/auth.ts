@@ -1,0 +1,37 @@
+import type { Handle } from '@sveltejs/kit';
+import { dev } from '$app/environment';
+import { SESSION_COOKIE, validateSessionToken } from '../auth/session';
+import { getDb } from '../db';
+
+/** Sets locals.user and locals.session (null when absent) from the session cookie. */
+export const authHandle: Handle = async ({ event, resolve }) => {
+	const token = event.cookies.get(SESSION_COOKIE);
+	event.locals.user = null;
+	event.locals.session = null;
+	if (token) {
+		const result = await validateSessionToken(getDb(), token);
+		if (result) {
+			event.locals.user = result.user;
+			event.locals.session = result.session;
+			setSessionCookie(event.cookies, token, result.session.expiresAt);
+		} else {
+			event.cookies.delete(SESSION_COOKIE, { path: '/' });
+		}
+	}
+	return resolve(event);
+};
+
+/** Writes the session cookie: httpOnly, sameSite lax, secure outside development, path /. */
+export function setSessionCookie(
+	cookies: Parameters<Handle>[0]['event']['cookies'],
+	token: string,
+	expiresAt: Date
+) {
+	cookies.set(SESSION_COOKIE, token, {
+		path: '/',
+		httpOnly: true,
+		sameSite: 'lax',
+		secure: !dev && process.env.COOKIE_SECURE !== '0',
+		expires: expiresAt
+	});
+}

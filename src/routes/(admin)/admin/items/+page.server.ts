@@ -1,0 +1,22 @@
+import { requireRole } from '$lib/server/auth/guards';
+import { getDb } from '$lib/server/db';
+import { listImports, listItems, parseItemQuery } from '$lib/server/domain/items';
+import type { PageServerLoad } from './$types';
+
+export const load: PageServerLoad = async ({ locals, url }) => {
+	requireRole(locals, 'organiser', url);
+	const db = getDb();
+	const query = parseItemQuery(url.searchParams);
+	const [{ rows, total }, imports] = await Promise.all([
+		listItems(db, query),
+		listImports(db, 100)
+	]);
+	return {
+		query,
+		rows,
+		total,
+		imports: imports
+			.filter((i) => i.kind === 'qa')
+			.map((i) => ({ id: i.id, label: `#${i.id} ${i.fileName}` }))
+	};
+};
