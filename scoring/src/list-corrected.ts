@@ -56,11 +56,16 @@ function parseParagraph(gold: ListGold, text: string): ListParse {
 			took = 1;
 			const seg = raw[i];
 			const hit = lookup(gold, seg) ?? lookup(gold, seg.replace(/^and\s+/i, ''));
-			if (hit) {
-				predicted.push(hit.norm);
-				if (hit.byLetter) letters++;
+			// "Warfarin and Aspirin": split on "and" only when every part is an option.
+			const parts = hit ? [] : seg.split(/\s+and\s+/i).map((x) => lookup(gold, x));
+			const hits = hit ? [hit] : parts.length > 1 && parts.every(Boolean) ? parts : [];
+			for (const h of hits) {
+				if (!h) continue;
+				predicted.push(h.norm);
+				if (h.byLetter) letters++;
 				else texts++;
-			} else unmatched.push(norm(seg));
+			}
+			if (hits.length === 0) unmatched.push(norm(seg));
 		}
 		i += took;
 	}

@@ -124,6 +124,7 @@ describe('list corrected', () => {
 		['(B), (C)'],
 		['B. Warfarin\nC. Aspirin'],
 		['Warfarin, and Aspirin'],
+		['Warfarin and Aspirin'],
 		['Let me think about anticoagulants.\n\nWarfarin, Aspirin']
 	])('%j scores 1', (resp) => {
 		expect(scoreList(rec, resp, 'corrected').f1).toBe(1);
