@@ -40,6 +40,20 @@ describe('sentenceBleu (NLTK, smoothing method 1)', () => {
 	});
 });
 
+describe('sentenceBleu on very long inputs', () => {
+	it('stays exact when n-gram ids no longer fit a numeric key (string-key fallback)', () => {
+		const ref = Array.from({ length: 12_000 }, (_, i) => `w${i}`);
+		const hyp = [...ref.slice(0, 6_000), 'x', ...ref.slice(6_000)];
+		// 'x' breaks the n-grams spanning it and the w5999|w6000 junction; BP = 1.
+		// p1 = 12000/12001, p2 = 11998/12000, p3 = 11996/11999, p4 = 11994/11998
+		const expected = Math.pow(
+			(12_000 / 12_001) * (11_998 / 12_000) * (11_996 / 11_999) * (11_994 / 11_998),
+			0.25
+		);
+		expect(sentenceBleu(ref, hyp)).toBeCloseTo(expected, 12);
+	});
+});
+
 describe('helpers', () => {
 	it('brevityPenalty follows NLTK', () => {
 		expect(brevityPenalty(3, 4)).toBe(1);

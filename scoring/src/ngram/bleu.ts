@@ -40,24 +40,72 @@ export function fsum(values: readonly number[]): number {
 	return hi;
 }
 
-function ngramCounts(tokens: readonly string[], n: number): Map<string, number> {
-	const counts = new Map<string, number>();
-	// U+0001 cannot occur inside a token produced by the tokenizer's whitespace split.
+/** Tokens mapped to small integers shared by reference and hypothesis (n-gram keys as numbers). */
+function internPair(
+	reference: readonly string[],
+	hypothesis: readonly string[]
+): { ref: Int32Array; hyp: Int32Array; size: number } {
+	const ids = new Map<string, number>();
+	const intern = (tokens: readonly string[]): Int32Array => {
+		const out = new Int32Array(tokens.length);
+		for (let i = 0; i < tokens.length; i++) {
+			let id = ids.get(tokens[i]);
+			if (id === undefined) {
+				id = ids.size;
+				ids.set(tokens[i], id);
+			}
+			out[i] = id;
+		}
+		return out;
+	};
+	const ref = intern(reference);
+	const hyp = intern(hypothesis);
+	return { ref, hyp, size: ids.size };
+}
+
+/** N-gram counts keyed by the n-gram's id sequence read as a base-`base` number (or a string). */
+function ngramCounts(tokens: Int32Array, n: number, base: number): Map<number | string, number> {
+	const counts = new Map<number | string, number>();
+	const numeric = base ** n <= Number.MAX_SAFE_INTEGER;
 	for (let i = 0; i + n <= tokens.length; i++) {
-		const key = n === 1 ? tokens[i] : tokens.slice(i, i + n).join('\u0001');
+		let key: number | string;
+		if (numeric) {
+			key = 0;
+			for (let k = 0; k < n; k++) key = key * base + tokens[i + k];
+		} else {
+			key = tokens.subarray(i, i + n).join(',');
+		}
 		counts.set(key, (counts.get(key) ?? 0) + 1);
 	}
 	return counts;
 }
 
-/** NLTK `modified_precision` for one reference: clipped matches and hyp n-gram count (>= 1). */
-export function modifiedPrecision(
-	reference: readonly string[],
-	hypothesis: readonly string[],
-	n: number
-): { numerator: number; denominator: number } {
-	const counts = ngramCounts(hypothesis, n);
-	const refCounts = ngramCounts(reference, n);
+function clipped(ref: Int32Array, hyp: Int32Array, n: number, base: number): Precision {
+	if (base ** n > Number.MAX_SAFE_INTEGER) return clippedByMap(ref, hyp, n, base);
+	// Sum over distinct hyp n-grams of min(hyp count, ref count): consume reference counts.
+	const available = new Map<number, number>();
+	for (let i = 0; i + n <= ref.length; i++) {
+		let key = 0;
+		for (let k = 0; k < n; k++) key = key * base + ref[i + k];
+		available.set(key, (available.get(key) ?? 0) + 1);
+	}
+	let numerator = 0;
+	const total = Math.max(0, hyp.length - n + 1);
+	for (let i = 0; i < total; i++) {
+		let key = 0;
+		for (let k = 0; k < n; k++) key = key * base + hyp[i + k];
+		const left = available.get(key);
+		if (left !== undefined && left > 0) {
+			numerator++;
+			available.set(key, left - 1);
+		}
+	}
+	return { numerator, denominator: Math.max(1, total) };
+}
+
+function clippedByMap(ref: Int32Array, hyp: Int32Array, n: number, base: number): Precision {
+	const counts = ngramCounts(hyp, n, base);
+	const refCounts = ngramCounts(ref, n, base);
 	let numerator = 0;
 	let total = 0;
 	for (const [gram, count] of counts) {
@@ -65,6 +113,21 @@ export function modifiedPrecision(
 		total += count;
 	}
 	return { numerator, denominator: Math.max(1, total) };
+}
+
+interface Precision {
+	numerator: number;
+	denominator: number;
+}
+
+/** NLTK `modified_precision` for one reference: clipped matches and hyp n-gram count (>= 1). */
+export function modifiedPrecision(
+	reference: readonly string[],
+	hypothesis: readonly string[],
+	n: number
+): Precision {
+	const { ref, hyp, size } = internPair(reference, hypothesis);
+	return clipped(ref, hyp, n, Math.max(size, 1));
 }
 
 /** NLTK `brevity_penalty(closest_ref_len, hyp_len)`. */
@@ -76,7 +139,8 @@ export function brevityPenalty(refLen: number, hypLen: number): number {
 
 /** NLTK `sentence_bleu([reference], hypothesis, smoothing_function=SmoothingFunction().method1)`. */
 export function sentenceBleu(reference: readonly string[], hypothesis: readonly string[]): number {
-	const precisions = WEIGHTS.map((_, i) => modifiedPrecision(reference, hypothesis, i + 1));
+	const { ref, hyp, size } = internPair(reference, hypothesis);
+	const precisions = WEIGHTS.map((_, i) => clipped(ref, hyp, i + 1, Math.max(size, 1)));
 	if (precisions[0].numerator === 0) return 0;
 	const bp = brevityPenalty(reference.length, hypothesis.length);
 	const logs = precisions.map(({ numerator, denominator }, i) => {

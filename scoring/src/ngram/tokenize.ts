@@ -15,38 +15,39 @@ const B_START = '(?<![\\p{L}\\p{N}_])';
 const B_END = '(?![\\p{L}\\p{N}_])';
 const S = `[${PY_WS}]`;
 
-type Sub = [RegExp, string];
+/** A substitution, skipped when its guard (characters the pattern needs) is absent. */
+type Sub = [RegExp, string, RegExp?];
 
 const STARTING_QUOTES: readonly Sub[] = [
-	[/([«“‘„]|`+)/gu, ' $1 '],
-	[/^"/u, '``'],
-	[/(``)/gu, ' $1 '],
-	[/([ ([{<])("|'{2})/gu, '$1 `` '],
+	[/([«“‘„]|`+)/gu, ' $1 ', /[«“‘„`]/],
+	[/^"/u, '``', /^"/],
+	[/(``)/gu, ' $1 ', /``/],
+	[/([ ([{<])("|'{2})/gu, '$1 `` ', /["']/],
 	// (?i)(\')(?!re|ve|ll|m|t|s|d|n)(\w)\b
-	[new RegExp(`(')(?!re|ve|ll|m|t|s|d|n)(${W})${B_END}`, 'giu'), '$1 $2']
+	[new RegExp(`(')(?!re|ve|ll|m|t|s|d|n)(${W})${B_END}`, 'giu'), '$1 $2', /'/]
 ];
 
 const PUNCTUATION: readonly Sub[] = [
-	[new RegExp(`([^.])(\\.)([\\])}>"'»”’ ]*)${S}*$`, 'u'), '$1 $2 $3 '],
-	[/([:,])([^\p{Nd}])/gu, ' $1 $2'],
-	[/([:,])(?=\n?$)/u, ' $1 '],
-	[/\.{2,}/gu, ' $& '],
-	[/[;@#$%&]/gu, ' $& '],
-	[new RegExp(`([^.])(\\.)([\\])}>"']*)${S}*$`, 'u'), '$1 $2$3 '],
-	[/[?!]/gu, ' $& '],
-	[/([^'])' /gu, "$1 ' "],
-	[/[*]/gu, ' $& ']
+	[new RegExp(`([^.])(\\.)([\\])}>"'»”’ ]*)${S}*$`, 'u'), '$1 $2 $3 ', /\./],
+	[/([:,])([^\p{Nd}])/gu, ' $1 $2', /[:,]/],
+	[/([:,])(?=\n?$)/u, ' $1 ', /[:,]/],
+	[/\.{2,}/gu, ' $& ', /\.\./],
+	[/[;@#$%&]/gu, ' $& ', /[;@#$%&]/],
+	[new RegExp(`([^.])(\\.)([\\])}>"']*)${S}*$`, 'u'), '$1 $2$3 ', /\./],
+	[/[?!]/gu, ' $& ', /[?!]/],
+	[/([^'])' /gu, "$1 ' ", /' /],
+	[/[*]/gu, ' $& ', /\*/]
 ];
 
-const PARENS_BRACKETS: Sub = [/[\][(){}<>]/gu, ' $& '];
-const DOUBLE_DASHES: Sub = [/--/gu, ' -- '];
+const PARENS_BRACKETS: Sub = [/[\][(){}<>]/gu, ' $& ', /[\][(){}<>]/];
+const DOUBLE_DASHES: Sub = [/--/gu, ' -- ', /--/];
 
 const ENDING_QUOTES: readonly Sub[] = [
-	[/([»”’])/gu, ' $1 '],
-	[/''/gu, " '' "],
-	[/"/gu, " '' "],
-	[/([^' ])('[sS]|'[mM]|'[dD]|') /gu, '$1 $2 '],
-	[/([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) /gu, '$1 $2 ']
+	[/([»”’])/gu, ' $1 ', /[»”’]/],
+	[/''/gu, " '' ", /''/],
+	[/"/gu, " '' ", /"/],
+	[/([^' ])('[sS]|'[mM]|'[dD]|') /gu, '$1 $2 ', /'/],
+	[/([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) /gu, '$1 $2 ', /'/]
 ];
 
 // MacIntyre contractions (CONTRACTIONS2, then CONTRACTIONS3), all case-insensitive.
@@ -63,8 +64,13 @@ const CONTRACTIONS: readonly RegExp[] = [
 	` ('t)(was)${B_END}`
 ].map((source) => new RegExp(source, 'giu'));
 
+/** Every contraction pattern contains one of these (case-insensitively). */
+const CONTRACTION_GUARD = /cannot|d'ye|gimme|gonna|gotta|lemme|more'n|wanna|'tis|'twas/iu;
+
 function applyAll(text: string, subs: readonly Sub[]): string {
-	for (const [re, replacement] of subs) text = text.replace(re, replacement);
+	for (const [re, replacement, guard] of subs) {
+		if (guard === undefined || guard.test(text)) text = text.replace(re, replacement);
+	}
 	return text;
 }
 
@@ -72,10 +78,11 @@ function applyAll(text: string, subs: readonly Sub[]): string {
 export function treebankTokenize(sentence: string): string[] {
 	let text = applyAll(sentence, STARTING_QUOTES);
 	text = applyAll(text, PUNCTUATION);
-	text = text.replace(PARENS_BRACKETS[0], PARENS_BRACKETS[1]);
-	text = text.replace(DOUBLE_DASHES[0], DOUBLE_DASHES[1]);
+	text = applyAll(text, [PARENS_BRACKETS, DOUBLE_DASHES]);
 	text = applyAll(` ${text} `, ENDING_QUOTES);
-	for (const re of CONTRACTIONS) text = text.replace(re, ' $1 $2 ');
+	if (CONTRACTION_GUARD.test(text)) {
+		for (const re of CONTRACTIONS) text = text.replace(re, ' $1 $2 ');
+	}
 	return pySplit(text);
 }
 
