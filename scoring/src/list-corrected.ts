@@ -2,7 +2,7 @@ import type { ListGold } from './list-gold';
 import type { ListMatchType, ListParse } from './list-official';
 import { norm, pyStrip } from './text';
 
-const FINAL = /(?:^|\n)[\s*_`#>-]*final\s+answers?\s*[:\-]/i;
+const FINAL = /(?:^|\n)[\s*_`#>-]*final\s+answers?\s*[:-]/i;
 const BULLET = /^(?:[-*•·]|\d{1,2}[.)])\s+/;
 const LETTER_ONLY = /^\(?([A-Za-z])\)?[.:)]?$/;
 const LETTER_TEXT = /^\(?([A-Za-z])\)?\s*[.:)]\s*(.+)$/s;

@@ -115,9 +115,9 @@ interface Choice {
 	how: McMatchType;
 }
 
-const FINAL = /(?:^|\n)[\s*_`#>-]*(?:final\s+)?answer\s*(?:is)?\s*[:\-]/i;
-const LETTER_ONLY = /^[\s*_`"'(\[]*([A-Za-z])[\s*_`"')\].:]*$/;
-const LETTER_TEXT = /^[\s*_`"'(\[]*([A-Za-z])\s*[).:\]]\s*(.+)$/s;
+const FINAL = /(?:^|\n)[\s*_`#>-]*(?:final\s+)?answer\s*(?:is)?\s*[:-]/i;
+const LETTER_ONLY = /^[\s*_`"'([]*([A-Za-z])[\s*_`"')\].:]*$/;
+const LETTER_TEXT = /^[\s*_`"'([]*([A-Za-z])\s*[).:\]]\s*(.+)$/s;
 
 /**
  * Corrected mode reads the answer after a "(Final) Answer:" label if present, then accepts the

@@ -9,14 +9,17 @@ export interface GoldStep {
 
 const GOLD_STEP_LINE = /\bStep\b.*?(\d+)/i;
 const STEP_NUMBER = /step\s*([0-9]+)/i;
-const CORRECTED_EXPL_LINE = /^[\s\-*_#>]*explanation[\s*_]*[:\-]/i;
+/** Python str.splitlines() boundaries (incl. the U+001C–U+001E separators). */
+// eslint-disable-next-line no-control-regex -- Python's splitlines() breaks on U+001C–U+001E too.
+const PY_LINE_BREAKS = new RegExp('\\r\\n|[\\n\\r\\v\\f\\x1c-\\x1e\\x85\\u2028\\u2029]');
+const CORRECTED_EXPL_LINE = /^[\s*_#>-]*explanation[\s*_]*[:-]/i;
 
 /** Lines of `incorrect_reasoning_step`: the array itself, or the string's trimmed non-blank lines. */
 function goldLines(irs: unknown): string[] {
 	if (Array.isArray(irs)) return irs.map((l) => String(l));
 	if (typeof irs !== 'string') return [];
 	return irs
-		.split(/\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/)
+		.split(PY_LINE_BREAKS)
 		.map(pyStrip)
 		.filter((l) => l !== '');
 }

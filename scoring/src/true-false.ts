@@ -16,7 +16,7 @@ export interface TrueFalseItem {
 const OFFICIAL = /^(true|false)/i;
 /* Corrected mode: an optional "(Final) Answer:" label and markdown emphasis may precede the word,
  * which must be a whole word and not the "True/False" pair echoed from the prompt. */
-const LABEL = /^[\s*_`"'>#-]*(?:(?:final\s+)?answer\s*[:\-]?[\s*_`"']*)?/i;
+const LABEL = /^[\s*_`"'>#-]*(?:(?:final\s+)?answer\s*[:-]?[\s*_`"']*)?/i;
 const CORRECTED = /^(true|false)(?![\p{L}\p{N}])(?!\s*\/\s*(?:true|false))/iu;
 
 /** Scores one True/False response (already think-stripped) in the given mode. */
@@ -28,7 +28,7 @@ export function scoreTrueFalse(record: QaRecord, response: string, mode: Mode): 
 	if (mode === 'official') {
 		m = OFFICIAL.exec(r);
 	} else {
-		const labelled = /(?:^|\n)[\s*_`#>-]*final\s+answer\s*[:\-]/i.exec(r);
+		const labelled = /(?:^|\n)[\s*_`#>-]*final\s+answer\s*[:-]/i.exec(r);
 		text = labelled ? r.slice(labelled.index + labelled[0].length) : r;
 		text = text.replace(LABEL, '');
 		m = CORRECTED.exec(text);
