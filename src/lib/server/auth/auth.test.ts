@@ -1,0 +1,161 @@
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../db/client';
+import { session, user } from '../db/schema';
+import { createTestDb, testDbKinds } from '../db/testing';
+import {
+	acceptInvitation,
+	authenticate,
+	createInvitation,
+	createUser,
+	findInvitation,
+	UserError
+} from '../domain/users';
+import { hasRole, requireRole } from './guards';
+import {
+	createSession,
+	invalidateSession,
+	SESSION_LIFETIME_MS,
+	validateSessionToken
+} from './session';
+import { FREE_FAILURES } from './throttle';
+
+const DAY = 86_400_000;
+
+describe.each(testDbKinds())('accounts and sessions on %s', (kind) => {
+	let h: DatabaseHandle;
+	let userId: string;
+	beforeEach(async () => {
+		h = await createTestDb(kind);
+		const u = await createUser(h.db, {
+			email: 'Ana@Example.org',
+			displayName: 'Ana',
+			roles: ['reviewer'],
+			password: 'correct horse battery'
+		});
+		userId = u.id;
+	});
+	afterEach(async () => {
+		await h.close();
+	});
+
+	it('stores an argon2id hash, never the password, and lower-cases the email', async () => {
+		const [row] = await h.db.select().from(user).where(eq(user.id, userId));
+		expect(row.email).toBe('ana@example.org');
+		expect(row.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+		expect(row.passwordHash).not.toContain('correct horse');
+	});
+
+	it('signs in with the right password only', async () => {
+		expect(
+			(await authenticate(h.db, ' ANA@example.org ', 'correct horse battery', '10.0.0.1')).ok
+		).toBe(true);
+		expect(await authenticate(h.db, 'ana@example.org', 'wrong password', '10.0.0.1')).toEqual({
+			ok: false,
+			reason: 'invalid'
+		});
+		expect(await authenticate(h.db, 'nobody@example.org', 'whatever', '10.0.0.1')).toEqual({
+			ok: false,
+			reason: 'invalid'
+		});
+	});
+
+	it('locks an email after repeated failures, even for the right password', async () => {
+		for (let i = 0; i < FREE_FAILURES; i++)
+			await authenticate(h.db, 'ana@example.org', 'nope', `10.0.0.${i}`);
+		const locked = await authenticate(h.db, 'ana@example.org', 'correct horse battery', '10.9.9.9');
+		expect(locked).toMatchObject({ ok: false, reason: 'locked' });
+		expect((locked as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(0);
+	});
+
+	it('stores only a hash of the session secret and validates the token', async () => {
+		const { token } = await createSession(h.db, userId);
+		const [row] = await h.db.select().from(session);
+		expect(row.secretHash).not.toContain(token.split('.')[1]);
+		const valid = await validateSessionToken(h.db, token);
+		expect(valid?.user).toMatchObject({ id: userId, roles: ['reviewer'] });
+		expect(await validateSessionToken(h.db, `${token.split('.')[0]}.forgedsecret`)).toBeNull();
+		expect(await validateSessionToken(h.db, 'garbage')).toBeNull();
+	});
+
+	it('expires sessions, and slides the expiry forward when used in the second week', async () => {
+		const start = new Date('2026-01-01T00:00:00Z');
+		const { token } = await createSession(h.db, userId, start);
+		const at10Days = new Date(start.getTime() + 10 * DAY);
+		const renewed = await validateSessionToken(h.db, token, at10Days);
+		expect(renewed?.session.expiresAt.getTime()).toBe(at10Days.getTime() + SESSION_LIFETIME_MS);
+		const past = new Date(at10Days.getTime() + SESSION_LIFETIME_MS + 1);
+		expect(await validateSessionToken(h.db, token, past)).toBeNull();
+		expect(await h.db.select().from(session)).toHaveLength(0);
+	});
+
+	it('signing out ends the session', async () => {
+		const { token, session: s } = await createSession(h.db, userId);
+		await invalidateSession(h.db, s.id);
+		expect(await validateSessionToken(h.db, token)).toBeNull();
+	});
+
+	it('a disabled account loses its sessions', async () => {
+		const { token } = await createSession(h.db, userId);
+		await h.db.update(user).set({ disabledAt: new Date() }).where(eq(user.id, userId));
+		expect(await validateSessionToken(h.db, token)).toBeNull();
+	});
+
+	it('invitations work once and expire', async () => {
+		const now = new Date('2026-03-01T00:00:00Z');
+		const { token } = await createInvitation(
+			h.db,
+			{ email: 'new@example.org', displayName: 'New', roles: ['physician'], validHours: 24 },
+			userId,
+			now
+		);
+		expect(await findInvitation(h.db, token, new Date(now.getTime() + 25 * 3_600_000))).toBeNull();
+		const created = await acceptInvitation(
+			h.db,
+			token,
+			'a long enough password',
+			new Date(now.getTime() + 3_600_000)
+		);
+		expect(created.roles).toEqual(['physician']);
+		await expect(
+			acceptInvitation(h.db, token, 'a long enough password', now)
+		).rejects.toBeInstanceOf(UserError);
+	});
+
+	it('refuses a second account for the same email', async () => {
+		await expect(
+			createUser(h.db, {
+				email: 'ana@example.org',
+				displayName: 'A',
+				roles: ['physician'],
+				password: 'another password'
+			})
+		).rejects.toThrow(/already exists/);
+	});
+});
+
+describe('role guards', () => {
+	const locals = (roles: string[] | null) =>
+		({
+			user: roles ? { id: 'u', email: 'e', displayName: 'd', pseudonym: 'p', roles } : null,
+			session: null
+		}) as unknown as App.Locals;
+
+	it('redirects anonymous users to sign in and refuses other roles with 403', () => {
+		expect(() => requireRole(locals(null), 'organiser', new URL('http://x/admin'))).toThrow(
+			expect.objectContaining({ status: 303, location: '/login?redirectTo=%2Fadmin' })
+		);
+		expect(() => requireRole(locals(['reviewer']), 'organiser')).toThrow(
+			expect.objectContaining({ status: 403 })
+		);
+		expect(requireRole(locals(['reviewer', 'organiser']), 'organiser').roles).toContain(
+			'organiser'
+		);
+	});
+
+	it('organisers act as adjudicators; reviewers do not', () => {
+		expect(hasRole({ roles: ['organiser'] }, 'adjudicator')).toBe(true);
+		expect(hasRole({ roles: ['reviewer'] }, 'adjudicator')).toBe(false);
+		expect(hasRole({ roles: ['reviewer', 'adjudicator'] }, 'adjudicator')).toBe(true);
+	});
+});
