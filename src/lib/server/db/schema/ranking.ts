@@ -118,7 +118,14 @@ export const assignment = pgTable(
 		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 		submittedAt: timestamp({ withTimezone: true })
 	},
-	(t) => [unique().on(t.studyQuestionId, t.physicianId), index().on(t.physicianId, t.state)]
+	(t) => [
+		unique().on(t.studyQuestionId, t.physicianId),
+		index().on(t.physicianId, t.state),
+		// Expiry sweeps look only at live leases; a partial index keeps that set small.
+		index('assignment_leased')
+			.on(t.leaseExpiresAt)
+			.where(sql`${t.state} = 'leased'`)
+	]
 );
 export type Assignment = typeof assignment.$inferSelect;
 

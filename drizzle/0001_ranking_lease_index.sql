@@ -1,0 +1,1 @@
+CREATE INDEX "assignment_leased" ON "assignment" USING btree ("lease_expires_at") WHERE "assignment"."state" = 'leased';
