@@ -1,0 +1,58 @@
+import { fail, redirect } from '@sveltejs/kit';
+import { z } from 'zod';
+import { requireRole } from '$lib/server/auth/guards';
+import { getDb } from '$lib/server/db';
+import { claimNext, leasedItem, returnTask } from '$lib/server/domain/review-queue';
+import { reviewInputSchema, submitAndNext } from '$lib/server/domain/reviews';
+import { failFromReviewError, formFields, zodFieldErrors } from '$lib/server/forms';
+import type { Actions, PageServerLoad } from './$types';
+
+export const load: PageServerLoad = async ({ locals, params, url }) => {
+	const user = requireRole(locals, 'reviewer', url);
+	const shown = await leasedItem(getDb(), user.id, Number(params.id));
+	// The time the item was shown; the submission's time on task is measured from it.
+	return { shown, startedAt: Date.now() };
+};
+
+const returnSchema = z.object({
+	taskId: z.coerce.number().int().positive(),
+	key: z.string().min(8).max(64),
+	reason: z.string().trim().max(500).optional()
+});
+
+function nextPage(taskId: number | undefined) {
+	return taskId ? `/review/task/${taskId}` : '/review?done=1';
+}
+
+export const actions: Actions = {
+	submit: async ({ locals, request }) => {
+		const user = requireRole(locals, 'reviewer');
+		const values = formFields(await request.formData());
+		const parsed = reviewInputSchema.safeParse(values);
+		if (!parsed.success) return fail(400, { values, errors: zodFieldErrors(parsed.error) });
+		let next;
+		try {
+			next = (await submitAndNext(getDb(), user.id, parsed.data)).next;
+		} catch (e) {
+			return failFromReviewError(e, { values });
+		}
+		redirect(303, nextPage(next?.taskId));
+	},
+	skip: async ({ locals, request }) => returnAction(locals, request, true),
+	release: async ({ locals, request }) => returnAction(locals, request, false)
+};
+
+async function returnAction(locals: App.Locals, request: Request, skip: boolean) {
+	const user = requireRole(locals, 'reviewer');
+	const parsed = returnSchema.safeParse(formFields(await request.formData()));
+	if (!parsed.success) return fail(400, { message: 'The form was incomplete; reload the page.' });
+	try {
+		const { taskId, key, reason } = parsed.data;
+		await returnTask(getDb(), user.id, { taskId, token: key, reason, skip });
+	} catch (e) {
+		return failFromReviewError(e);
+	}
+	if (!skip) redirect(303, '/review');
+	const next = await claimNext(getDb(), user.id);
+	redirect(303, nextPage(next?.taskId));
+}
