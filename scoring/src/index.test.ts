@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createHashEmbedder } from './embedders/hash';
-import { scoreCases, scoreSubmission, SCORER_VERSION, ScoringInputError } from './index';
+import {
+	aggregateItems,
+	scoreCases,
+	scoreSubmission,
+	SCORER_VERSION,
+	ScoringInputError
+} from './index';
 
 const embedder = createHashEmbedder(64);
 const ngram = () => ({ bleu: 0.2, rouge: 0.4, meteor: 0.6 });
@@ -107,5 +113,44 @@ describe('scoreCases', () => {
 		expect(res.items.map((i) => i.id)).toEqual(['a', 'b']);
 		expect(res.items[0].score).toMatchObject({ type: 'true_false', correct: true });
 		expect(res.items[1].score).toMatchObject({ type: 'short_answer', semantic: 1, bleu: 0.2 });
+	});
+});
+
+describe('progress and aggregation for callers that store their own items', () => {
+	it('reports every progressEvery items, awaiting the callback before going on', async () => {
+		const cases = Array.from({ length: 7 }, (_, i) => ({
+			id: `c${i}`,
+			type: 'true_false' as const,
+			item: tf(`p${i}`, 'True'),
+			response: 'True'
+		}));
+		const seen: number[] = [];
+		let pending = false;
+		await scoreCases(cases, {
+			qaRecords: cases.map((c) => c.item),
+			embedder,
+			ngram,
+			progressEvery: 3,
+			onProgress: async ({ done }) => {
+				expect(pending).toBe(false);
+				pending = true;
+				await new Promise((resolve) => setTimeout(resolve, 5));
+				seen.push(done);
+				pending = false;
+			}
+		});
+		expect(seen).toEqual([3, 6, 7]);
+	});
+
+	it('aggregateItems gives the same per-type metrics and row as scoreSubmission', async () => {
+		const submission = {
+			true_false: { inputs: [tf('p1', 'True'), tf('p2', 'False')], responses: ['True', 'True'] },
+			list: { inputs: [list('p3', ['Heparin', 'Aspirin'])], responses: ['Heparin, Warfarin'] }
+		};
+		const res = await scoreSubmission({ embedder, ngram, submission, mode: 'corrected' });
+		const agg = aggregateItems(res.items, 'corrected');
+		expect(agg.leaderboard).toEqual(res.leaderboard);
+		expect(agg.perType).toEqual(res.perType);
+		expect(agg.leaderboard.tfAcc).toBe(0.5);
 	});
 });

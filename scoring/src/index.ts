@@ -21,12 +21,19 @@ export { SCORER_VERSION, TASK_TYPES, MODES, SUBMISSION_FILES } from './types';
 export type { Mode, QaRecord, TaskType } from './types';
 export type { ScoredItem, ItemScore } from './item';
 export type { LeaderboardRow, RunMeta } from './report';
-export type { Embedder } from './embedders/types';
+export type { Embedder, EmbedderOptions } from './embedders/types';
 export { createEmbedder } from './embedders/index';
 export { formatLeaderboard } from './report';
 
-/** Progress callback: phase name, items done, items total. */
-export type ProgressFn = (p: { phase: string; done: number; total: number }) => void;
+/**
+ * Progress callback: phase name, items done, items total. A returned promise is awaited, so a
+ * caller can yield to its event loop or persist progress before scoring continues.
+ */
+export type ProgressFn = (p: {
+	phase: string;
+	done: number;
+	total: number;
+}) => void | Promise<void>;
 
 /** Options shared by scoreCases and scoreSubmission. */
 export interface ScoreOptions {
@@ -37,6 +44,8 @@ export interface ScoreOptions {
 	/** Seed of the baseline sample (default BASELINE_SEED). */
 	seed?: number;
 	onProgress?: ProgressFn;
+	/** Call onProgress after every this many items (default 500) and after the last. */
+	progressEvery?: number;
 }
 
 /** One case for scoreCases: a QA record exactly as in the ClinIQLink files plus a model response. */
@@ -77,11 +86,12 @@ async function scoreAll(
 	const semantic = await SemanticScorer.create(opts.embedder, mode, texts, seed);
 	const ctx = { mode, semantic, ngram: opts.ngram ?? ngramMetrics };
 	const items: ScoredItem[] = [];
+	const every = Math.max(1, Math.floor(opts.progressEvery ?? PROGRESS_EVERY));
 	for (let i = 0; i < jobs.length; i++) {
 		const j = jobs[i];
 		items.push(await scoreItem(j.id, j.type, j.record, j.response, ctx));
-		if (opts.onProgress && ((i + 1) % PROGRESS_EVERY === 0 || i + 1 === jobs.length)) {
-			opts.onProgress({ phase: 'score', done: i + 1, total: jobs.length });
+		if (opts.onProgress && ((i + 1) % every === 0 || i + 1 === jobs.length)) {
+			await opts.onProgress({ phase: 'score', done: i + 1, total: jobs.length });
 		}
 	}
 	const meta: RunMeta = {
@@ -185,6 +195,17 @@ export async function scoreSubmission(
 			: jobs.map((j) => ({ type: j.type, record: j.record }));
 	const { meta, items } = await scoreAll(jobs, refSource, opts);
 	meta.warnings = warnings;
+	return { meta, items, present, ...aggregateItems(items, mode) };
+}
+
+/**
+ * Per-type metrics, the official overall object and the Table-2 row of already scored items of
+ * one submission (one model); a type without items scores 0, as in scoreSubmission.
+ */
+export function aggregateItems(
+	items: ScoredItem[],
+	mode: Mode
+): Pick<SubmissionResult, 'perType' | 'overall' | 'leaderboard'> {
 	const perType = {} as Record<TaskType, Record<string, number>>;
 	for (const t of TASK_TYPES)
 		perType[t] = typeMetrics(
@@ -193,5 +214,5 @@ export async function scoreSubmission(
 			mode
 		);
 	const { overall, leaderboard } = buildOverall(perType, items, mode);
-	return { meta, items, perType, present, overall, leaderboard };
+	return { perType, overall, leaderboard };
 }

@@ -1,4 +1,5 @@
 import { ensureDemoData } from '../demo/seed';
+import { recoverRuns } from '../domain/scoring-runs';
 import { migrateDatabase, openDatabase, type DatabaseHandle, type Db } from './client';
 
 let handle: DatabaseHandle | undefined;
@@ -8,6 +9,9 @@ export async function initDatabase(): Promise<DatabaseHandle> {
 	if (handle) return handle;
 	const opened = await openDatabase();
 	await migrateDatabase(opened);
+	// Scoring runs execute inside this process; any left unfinished by a previous one are dead.
+	const interrupted = await recoverRuns(opened.db);
+	if (interrupted) console.warn(`${interrupted} unfinished scoring run(s) marked failed.`);
 	const seedSetting = process.env.SEED_DEMO;
 	const seed = seedSetting === undefined ? opened.kind === 'pglite' : seedSetting === '1';
 	if (seed) await ensureDemoData(opened.db, { print: (line) => console.log(line) });
