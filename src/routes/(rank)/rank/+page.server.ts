@@ -1,0 +1,32 @@
+import { fail, redirect } from '@sveltejs/kit';
+import { z } from 'zod';
+import { requireRole } from '$lib/server/auth/guards';
+import { getDb } from '$lib/server/db';
+import { claimNext, listOpenStudiesFor } from '$lib/server/domain/ranking-queue';
+import type { Actions, PageServerLoad } from './$types';
+
+export const load: PageServerLoad = async ({ locals, url }) => {
+	const user = requireRole(locals, 'physician', url);
+	return {
+		studies: await listOpenStudiesFor(getDb(), user.id),
+		finished: url.searchParams.get('finished') === '1'
+	};
+};
+
+const startSchema = z.object({ studyId: z.coerce.number().int().positive() });
+
+export const actions: Actions = {
+	start: async ({ locals, request }) => {
+		const user = requireRole(locals, 'physician');
+		const parsed = startSchema.safeParse(Object.fromEntries(await request.formData()));
+		if (!parsed.success) return fail(400, { message: 'Choose a study.' });
+		const claim = await claimNext(getDb(), parsed.data.studyId, user.id);
+		if (claim.status === 'assigned') redirect(303, `/rank/q/${claim.publicId}`);
+		return fail(409, {
+			message:
+				claim.reason === 'not_open'
+					? 'This study is not open for ranking right now.'
+					: 'There is no question left for you in this study. Thank you!'
+		});
+	}
+};
