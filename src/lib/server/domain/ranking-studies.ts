@@ -9,6 +9,7 @@ import {
 	qaItemVersion,
 	rankingStudy,
 	response,
+	snapshot,
 	snapshotItem,
 	studyModel,
 	studyQuestion,
@@ -344,4 +345,12 @@ export async function listModelsWithCounts(db: Db) {
 		.leftJoin(response, eq(response.modelId, model.id))
 		.groupBy(model.id, model.name)
 		.orderBy(asc(model.name));
+}
+
+/** Snapshots an organiser can base a study on. */
+export async function listSnapshotsForStudies(db: Db) {
+	return db
+		.select({ id: snapshot.id, name: snapshot.name, itemCount: snapshot.itemCount })
+		.from(snapshot)
+		.orderBy(sql`${snapshot.id} desc`);
 }

@@ -1,0 +1,42 @@
+import { error, fail } from '@sveltejs/kit';
+import { z } from 'zod';
+import { requireRole } from '$lib/server/auth/guards';
+import { getDb } from '$lib/server/db';
+import { renderMarkdown } from '$lib/markdown';
+import { studyProgress } from '$lib/server/domain/ranking-progress';
+import { changeStudyState, getStudy, StudyError } from '$lib/server/domain/ranking-studies';
+import type { Actions, PageServerLoad } from './$types';
+
+export const load: PageServerLoad = async ({ locals, params, url }) => {
+	requireRole(locals, 'organiser', url);
+	const db = getDb();
+	const study = await getStudy(db, Number(params.id));
+	if (!study) error(404, 'No such study.');
+	return {
+		study,
+		instructionsHtml: renderMarkdown(study.instructions),
+		progress: await studyProgress(db, study.id)
+	};
+};
+
+const transition = z.object({ transition: z.enum(['open', 'pause', 'close']) });
+
+export const actions: Actions = {
+	state: async ({ locals, params, request }) => {
+		const user = requireRole(locals, 'organiser');
+		const parsed = transition.safeParse(Object.fromEntries(await request.formData()));
+		if (!parsed.success) return fail(400, { message: 'Unknown change.' });
+		try {
+			const study = await changeStudyState(
+				getDb(),
+				Number(params.id),
+				parsed.data.transition,
+				user.id
+			);
+			return { message: `The study is now ${study.state}.` };
+		} catch (e) {
+			if (e instanceof StudyError) return fail(400, { message: e.message });
+			throw e;
+		}
+	}
+};
