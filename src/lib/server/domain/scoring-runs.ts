@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import {
 	aggregateItems,
@@ -170,7 +170,8 @@ async function scoreAndStore(db: Db, run: ScoringRun, options: EmbedderOptions):
 				db
 					.selectDistinct({ id: qaItem.datasetId })
 					.from(qaItem)
-					.where(inArray(qaItem.id, [...new Set(rows.map((r) => r.itemId))]))
+					.innerJoin(response, eq(response.itemId, qaItem.id))
+					.where(inArray(response.modelId, run.modelIds))
 			)
 		)
 		.orderBy(asc(qaItem.id));
@@ -333,13 +334,4 @@ export async function getRun(db: Db, runId: number) {
 		createdBy: run.createdBy,
 		modelNames: models.map((m) => m.name).sort()
 	};
-}
-
-/** Whether any run is still in progress (the list page polls while one is). */
-export async function hasActiveRuns(db: Db): Promise<boolean> {
-	const [row] = await db
-		.select({ n: count() })
-		.from(scoringRun)
-		.where(sql`${scoringRun.state} in ('queued', 'running')`);
-	return row.n > 0;
 }
