@@ -33,6 +33,11 @@ test('an organiser scores the demo models and reads the leaderboard and box plot
 	const lines = (await csv.text()).trim().split('\r\n');
 	expect(lines).toHaveLength(64);
 	expect(lines[1]).toMatch(/^\d+,official,hash:384,\d+\.\d+\.\d+,/);
+	const json = await (await page.request.get(`${page.url()}/scores?format=json`)).json();
+	expect(json.run).toMatchObject({ mode: 'official', embedder: 'hash:384' });
+	expect(json.leaderboard.map((r: { model: string }) => r.model).sort()).toEqual([...DEMO_MODELS]);
+	expect(json.scores).toHaveLength(63);
+	expect(json.scores[0]).toMatchObject({ mode: 'official', embedder: 'hash:384' });
 
 	await page.getByRole('link', { name: '← All runs' }).click();
 	await expect(
