@@ -1,0 +1,9 @@
+import { requireRole } from '$lib/server/auth/guards';
+import { getDb } from '$lib/server/db';
+import { adjudicationQueue } from '$lib/server/domain/adjudication';
+import type { PageServerLoad } from './$types';
+
+export const load: PageServerLoad = async ({ locals, url }) => {
+	requireRole(locals, 'adjudicator', url);
+	return { queue: await adjudicationQueue(getDb()) };
+};
