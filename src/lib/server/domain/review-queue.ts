@@ -62,7 +62,7 @@ export async function currentLease(db: Db | Tx, userId: string, now = new Date()
 // secondary round of items they reviewed themselves are never offered to them.
 function candidate(tx: Tx, userId: string, round: ReviewRound, expired: boolean, now: Date) {
 	const state = expired
-		? sql`t.state = 'leased' and t.lease_expires_at <= ${now}`
+		? sql`t.state = 'leased' and t.lease_expires_at <= ${now.toISOString()}::timestamptz`
 		: sql`t.state = 'pending'`;
 	const order = expired ? sql`t.lease_expires_at` : sql`t.id`;
 	return tx.execute(sql`
