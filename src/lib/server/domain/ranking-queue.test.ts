@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '../db/client';
 import { assignment, assignmentCandidate, candidate, studyQuestion } from '../db/schema';
 import { createTestDb, testDbKinds } from '../db/testing';
 import { insertUsers, seedRankingContent } from '../testing/ranking-fixtures';
-import { claimNext, getAssignmentView } from './ranking-queue';
+import { claimNext, getAssignmentView, listOpenStudiesFor } from './ranking-queue';
 import { changeStudyState, createStudy } from './ranking-studies';
 import { seededShuffle } from './shuffle';
 
@@ -91,6 +91,8 @@ describe.each(testDbKinds())('ranking queue on %s', (kind) => {
 			status: 'none',
 			reason: 'exhausted'
 		});
+		const [listed] = await listOpenStudiesFor(h.db, b);
+		expect(listed).toMatchObject({ id: studyId, questions: 1, ranked: 0, available: 0 });
 	});
 
 	it('hands out nothing while the study is paused', async () => {

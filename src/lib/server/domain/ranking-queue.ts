@@ -237,9 +237,9 @@ export async function listOpenStudiesFor(db: Db, physicianId: string) {
 			id: rankingStudy.id,
 			name: rankingStudy.name,
 			state: rankingStudy.state,
-			questions: sql<number>`(select count(*)::int from ${studyQuestion} q where q.study_id = ${rankingStudy.id})`,
-			ranked: sql<number>`(select count(*)::int from ${assignment} a join ${studyQuestion} q on q.id = a.study_question_id where q.study_id = ${rankingStudy.id} and a.physician_id = ${physicianId} and a.state = 'submitted')`,
-			available: sql<number>`(select count(*)::int from ${studyQuestion} q where q.study_id = ${rankingStudy.id} and q.open_slots > 0 and not exists (select 1 from ${assignment} a where a.study_question_id = q.id and a.physician_id = ${physicianId}))`
+			questions: sql<number>`(select count(*)::int from ${studyQuestion} q where q.study_id = ranking_study.id)`,
+			ranked: sql<number>`(select count(*)::int from ${assignment} a join ${studyQuestion} q on q.id = a.study_question_id where q.study_id = ranking_study.id and a.physician_id = ${physicianId} and a.state = 'submitted')`,
+			available: sql<number>`(select count(*)::int from ${studyQuestion} q where q.study_id = ranking_study.id and q.open_slots > 0 and not exists (select 1 from ${assignment} a where a.study_question_id = q.id and a.physician_id = ${physicianId}))`
 		})
 		.from(rankingStudy)
 		.where(inArray(rankingStudy.state, ['open', 'paused']))

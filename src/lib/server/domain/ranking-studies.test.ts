@@ -9,6 +9,7 @@ import {
 	checkEligibility,
 	createStudy,
 	getStudy,
+	listStudies,
 	StudyError
 } from './ranking-studies';
 
@@ -94,6 +95,7 @@ describe.each(testDbKinds())('ranking studies on %s', (kind) => {
 		expect(refs[0].text.length).toBeGreaterThan(10);
 		expect(refs.every((r) => r.modelId === null)).toBe(true);
 		expect((await getStudy(h.db, study.id))!.questions).toBe(2);
+		expect((await listStudies(h.db))[0]).toMatchObject({ id: study.id, questions: 2 });
 	});
 
 	it('leaves the reference out when asked and follows the state machine', async () => {

@@ -314,7 +314,7 @@ export async function listStudies(db: Db) {
 			state: rankingStudy.state,
 			ratersPerQuestion: rankingStudy.ratersPerQuestion,
 			createdAt: rankingStudy.createdAt,
-			questions: sql<number>`(select count(*)::int from ${studyQuestion} q where q.study_id = ${rankingStudy.id})`
+			questions: sql<number>`(select count(*)::int from ${studyQuestion} q where q.study_id = ranking_study.id)`
 		})
 		.from(rankingStudy)
 		.orderBy(sql`${rankingStudy.id} desc`);

@@ -1,0 +1,50 @@
+import type { Browser, Page } from '@playwright/test';
+import { DEMO_MODELS } from '../../../src/lib/server/demo/demo-data';
+import { expect, loginAs } from '../fixtures';
+
+/** Creates and opens a study on the demo content through the organiser pages; returns its id. */
+export async function createOpenStudy(
+	browser: Browser,
+	name: string,
+	types: string[] = ['Short answer']
+): Promise<number> {
+	const context = await browser.newContext();
+	const page = await context.newPage();
+	await loginAs(page, 'organiser');
+	await page.goto('/admin/studies');
+	await page.getByLabel('Name').fill(name);
+	await page
+		.getByLabel('Instructions for physicians (Markdown)')
+		.fill('Rank the responses **best first**.\n\n- Tag each one\n- Comment when useful');
+	for (const model of DEMO_MODELS)
+		await page.getByRole('checkbox', { name: new RegExp(`^${model} [(]`) }).check();
+	for (const type of types) await page.getByRole('checkbox', { name: type, exact: true }).check();
+	await page.getByRole('button', { name: 'Check eligibility' }).click();
+	await expect(page.getByRole('status')).toContainText('eligible questions');
+	await page.getByRole('button', { name: 'Create study (draft)' }).click();
+	await expect(page).toHaveURL(/\/admin\/studies\/\d+$/);
+	const id = Number(new URL(page.url()).pathname.split('/').pop());
+	await page.getByRole('button', { name: 'Open (freezes questions)' }).click();
+	await expect(page.getByText('The study is now open.')).toBeVisible();
+	await context.close();
+	return id;
+}
+
+/** Signs a new page in and starts (or resumes) the physician's queue in the named study. */
+export async function startRanking(
+	browser: Browser,
+	account: 'physician' | 'physician2',
+	study: string
+) {
+	const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+	const page: Page = await context.newPage();
+	await loginAs(page, account);
+	await page.goto('/rank');
+	await page
+		.getByRole('listitem')
+		.filter({ has: page.getByRole('heading', { name: study }) })
+		.getByRole('button')
+		.click();
+	await expect(page).toHaveURL(/\/rank\/q\/[a-z2-9]{24}$/);
+	return { context, page };
+}
