@@ -1,0 +1,74 @@
+import { DEMO_MODELS } from '../../../src/lib/server/demo/demo-data';
+import { expect, test } from '../fixtures';
+import { createOpenStudy, startRanking } from './helpers';
+
+const FORBIDDEN = [
+	...DEMO_MODELS,
+	'reference',
+	'isReference',
+	'is_reference',
+	'modelId',
+	'model_id'
+];
+
+function assertBlind(where: string, body: string) {
+	const lower = body.toLowerCase();
+	for (const word of FORBIDDEN)
+		expect(lower, `${where} mentions “${word}”`).not.toContain(word.toLowerCase());
+}
+
+test('nothing a physician can fetch names a model or marks the reference', async ({ browser }) => {
+	test.setTimeout(60_000);
+	const name = `E2E blinding ${Date.now()}`;
+	const studyId = await createOpenStudy(browser, name, ['Short inverse', 'Multi-hop inverse']);
+	const { context, page } = await startRanking(browser, 'physician', name);
+	const question = new URL(page.url()).pathname;
+	const origin = new URL(page.url()).origin;
+	// The rendered DOM after hydration, including element ids and class names.
+	assertBlind('ranking DOM', await page.content());
+
+	const pages = ['/rank', question, `${question}/__data.json`, '/rank/__data.json', '/__data.json'];
+	for (const path of pages) {
+		const response = await page.request.get(path);
+		expect(response.status(), path).toBe(200);
+		assertBlind(path, await response.text());
+	}
+
+	// Form action responses: an incomplete ranking (JSON for enhanced forms, HTML without JS).
+	const candidates = await page
+		.locator('input[name^="rank."]')
+		.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).name.slice('rank.'.length)));
+	expect(candidates.length).toBe(4);
+	for (const c of candidates) expect(c).toMatch(/^[a-z2-9]{12}$/);
+	const form = Object.fromEntries(candidates.map((c, i) => [`tag.${c}`, i ? 'okay' : 'good']));
+	for (const enhanced of [true, false]) {
+		const response = await page.request.post(`${question}?/submit`, {
+			form: { ...form, idempotencyKey: 'blinding-test-key', [`rank.${candidates[0]}`]: '1' },
+			headers: {
+				origin,
+				...(enhanced ? { 'x-sveltekit-action': 'true', accept: 'application/json' } : {})
+			}
+		});
+		const body = await response.text();
+		expect(body).toContain('not ranked yet');
+		assertBlind(`submit action (enhanced: ${enhanced})`, body);
+	}
+	const start = await page.request.post('/rank?/start', {
+		form: { studyId: String(studyId) },
+		headers: { origin, 'x-sveltekit-action': 'true', accept: 'application/json' }
+	});
+	assertBlind('start action', await start.text());
+
+	// Organiser pages and exports are refused outright.
+	for (const path of [
+		`/admin/studies/${studyId}`,
+		`/admin/studies/${studyId}/export/json`,
+		`/admin/studies/${studyId}/export/csv`,
+		'/admin/studies'
+	]) {
+		const response = await page.request.get(path);
+		expect(response.status(), path).toBe(403);
+		assertBlind(path, await response.text());
+	}
+	await context.close();
+});
