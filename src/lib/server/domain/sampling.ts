@@ -64,7 +64,7 @@ export const drawSampleSchema = z.object({
 export async function drawSecondarySample(
 	db: Db,
 	actorId: string,
-	input: z.infer<typeof drawSampleSchema>
+	input: { datasetId: number; seed?: string }
 ) {
 	return db.transaction(async (tx) => {
 		const [ds] = await tx
