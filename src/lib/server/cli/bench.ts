@@ -1,14 +1,24 @@
 import type { Io } from './main';
 
-/** Runs every benchmark and prints its figures. */
+const SUITES = ['import', 'scoring', 'review', 'ranking'] as const;
+
+/** Runs the benchmarks (all, or those named) and prints their figures. */
 export async function runBenchmarks(args: string[], io: Io): Promise<number> {
-	const { runImportBench } = await import('./bench-import');
-	await runImportBench(io);
-	try {
-		const { runScoringBench } = await import('../../../../scoring/src/bench');
-		await runScoringBench(io);
-	} catch (e) {
-		io.stderr(`scoring bench unavailable: ${(e as Error).message}`);
+	const chosen = args.length ? args : [...SUITES];
+	const unknown = chosen.filter((a) => !SUITES.includes(a as never));
+	if (unknown.length) {
+		io.stderr(`Unknown benchmark ${unknown.join(', ')}; choose from ${SUITES.join(', ')}.`);
+		return 2;
+	}
+	for (const suite of chosen) {
+		io.stdout('');
+		if (suite === 'import') await (await import('./bench-import')).runImportBench(io);
+		if (suite === 'scoring') {
+			io.stdout('Scoring (scoring/, hash:384)');
+			await (await import('../../../../scoring/src/bench')).runScoringBench(io);
+		}
+		if (suite === 'review') await (await import('./bench-review')).runReviewBench(io);
+		if (suite === 'ranking') await (await import('./bench-ranking')).runRankingBench(io);
 	}
 	return 0;
 }

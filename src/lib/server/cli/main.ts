@@ -34,7 +34,7 @@ Usage:
   cliniq items count [--type T]
   cliniq score run|cases …                           ClinIQLink Task-1 automatic metrics (see scoring/README.md)
   cliniq db migrate | cliniq db seed                 apply migrations | add demo data to an empty database
-  cliniq bench                                       run the benchmarks
+  cliniq bench [import|scoring|review|ranking]      run the benchmarks (all by default)
 
 The database is DATABASE_URL (postgres://…), else the embedded PGlite folder ./data/pglite.`;
 
