@@ -188,18 +188,18 @@ export async function createInvitation(
 	return { token, expiresAt };
 }
 
+/** Matches the unused, unexpired invitation of a token. */
+function pendingInvitation(token: string, now: Date) {
+	return and(
+		eq(invitation.tokenHash, sha256Hex(token)),
+		isNull(invitation.usedAt),
+		gt(invitation.expiresAt, now)
+	);
+}
+
 /** The pending, unexpired invitation for a token, or null. */
 export async function findInvitation(db: Db, token: string, now = new Date()) {
-	const [row] = await db
-		.select()
-		.from(invitation)
-		.where(
-			and(
-				eq(invitation.tokenHash, sha256Hex(token)),
-				isNull(invitation.usedAt),
-				gt(invitation.expiresAt, now)
-			)
-		);
+	const [row] = await db.select().from(invitation).where(pendingInvitation(token, now));
 	return row ?? null;
 }
 
@@ -211,13 +211,7 @@ export async function acceptInvitation(db: Db, token: string, password: string, 
 		const [inv] = await tx
 			.select()
 			.from(invitation)
-			.where(
-				and(
-					eq(invitation.tokenHash, sha256Hex(token)),
-					isNull(invitation.usedAt),
-					gt(invitation.expiresAt, now)
-				)
-			)
+			.where(pendingInvitation(token, now))
 			.for('update');
 		if (!inv) throw new UserError('token', 'This invitation link is invalid, used or expired.');
 		const [taken] = await tx.select({ id: user.id }).from(user).where(eq(user.email, inv.email));
