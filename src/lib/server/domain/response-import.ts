@@ -8,7 +8,7 @@ import { ensureDataset } from './datasets';
 import { chunk, ImportRejected, parseJsonFile, type ImportCounts } from './import-errors';
 import { contentHash, itemKey } from './item-fields';
 import type { ImportActor, ImportFile } from './qa-import';
-import { responseText } from './response-text';
+import { cleanResponse } from '../../../../scoring/src/text';
 
 const modelName = z
 	.string()
@@ -280,7 +280,7 @@ export async function importResponses(
 				itemVersionId: item.versionId,
 				modelId: modelId.get(p.model)!,
 				raw: p.raw as object,
-				text: responseText(p.raw),
+				text: cleanResponse(p.raw),
 				contentHash: contentHash(p.raw),
 				importId: imp.id
 			}))
