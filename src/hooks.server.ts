@@ -1,12 +1,12 @@
 import type { HandleServerError, ServerInit } from '@sveltejs/kit';
 import { sequence } from '@sveltejs/kit/hooks';
-import { initDatabase } from '$lib/server/db';
+import { startApp } from '$lib/server/startup';
 import { authHandle } from '$lib/server/hooks/auth';
 import { reportError } from '$lib/server/hooks/errors';
 import { securityHandle } from '$lib/server/hooks/security';
 
 export const init: ServerInit = async () => {
-	await initDatabase();
+	await startApp();
 };
 
 export const handle = sequence(authHandle, securityHandle);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { migrateDatabase, openDatabase } from '../src/lib/server/db/client';
+import { createScratchDatabase, type ScratchDatabase } from '../src/lib/server/db/scratch';
 
 declare module 'vitest' {
 	export interface ProvidedContext {
@@ -18,8 +19,6 @@ export default async function setup(project: TestProject) {
 	const dir = mkdtempSync(join(tmpdir(), 'cliniq-test-'));
 	const pglite = await openDatabase('pglite:memory');
 	await migrateDatabase(pglite);
-	const { PGlite } = await import('@electric-sql/pglite');
-	void PGlite;
 	// drizzle's PGlite session keeps the client at `$client`.
 	const client = (pglite.db as unknown as { $client: import('@electric-sql/pglite').PGlite })
 		.$client;
@@ -29,33 +28,19 @@ export default async function setup(project: TestProject) {
 	await pglite.close();
 	project.provide('pgliteTemplate', path);
 
-	let templateUrl: string | null = null;
+	let template: ScratchDatabase | null = null;
 	const serverUrl = process.env.TEST_DATABASE_URL;
 	if (serverUrl) {
-		const { default: postgres } = await import('postgres');
-		const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-		const name = `cliniq_template_${process.pid}`;
-		await admin.unsafe(`drop database if exists ${name} with (force)`);
-		await admin.unsafe(`create database ${name}`);
-		await admin.end();
-		const u = new URL(serverUrl);
-		u.pathname = `/${name}`;
-		templateUrl = u.toString();
-		const handle = await openDatabase(templateUrl, { max: 1 });
+		template = await createScratchDatabase(serverUrl, { name: `cliniq_template_${process.pid}` });
+		const handle = await openDatabase(template.url, { max: 1 });
 		await migrateDatabase(handle);
 		await handle.close();
 	}
+	const templateUrl = template?.url ?? null;
 	project.provide('postgresTemplateUrl', templateUrl);
 
 	return async () => {
 		rmSync(dir, { recursive: true, force: true });
-		if (serverUrl && templateUrl) {
-			const { default: postgres } = await import('postgres');
-			const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-			await admin.unsafe(
-				`drop database if exists ${new URL(templateUrl).pathname.slice(1)} with (force)`
-			);
-			await admin.end();
-		}
+		await template?.drop();
 	};
 }

@@ -24,6 +24,7 @@ export type { LeaderboardRow, RunMeta } from './report';
 export type { Embedder, EmbedderOptions } from './embedders/types';
 export { createEmbedder } from './embedders/index';
 export { formatLeaderboard } from './report';
+export { cleanResponse } from './text';
 
 /**
  * Progress callback: phase name, items done, items total. A returned promise is awaited, so a

@@ -6,22 +6,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createSession } from '../../src/lib/server/auth/session';
 import { migrateDatabase, openDatabase } from '../../src/lib/server/db/client';
+import { createScratchDatabase } from '../../src/lib/server/db/scratch';
 import { importDemoContent } from '../../src/lib/server/demo/seed';
-import { createUser } from '../../src/lib/server/domain/users';
+import { createUser } from '../../src/lib/server/domain/people/users';
 import { E2E_ACCOUNTS, E2E_PASSWORD, SESSIONS_FILE } from './accounts';
 
 const port = process.env.E2E_PORT ?? '4173';
 let databaseUrl: string;
 const serverUrl = process.env.E2E_DATABASE_URL;
 if (serverUrl) {
-	const { default: postgres } = await import('postgres');
-	const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-	await admin.unsafe('drop database if exists cliniq_e2e with (force)');
-	await admin.unsafe('create database cliniq_e2e');
-	await admin.end();
-	const u = new URL(serverUrl);
-	u.pathname = '/cliniq_e2e';
-	databaseUrl = u.toString();
+	databaseUrl = (await createScratchDatabase(serverUrl, { name: 'cliniq_e2e' })).url;
 } else {
 	databaseUrl = `pglite:${mkdtempSync(join(tmpdir(), 'cliniq-e2e-'))}`;
 }

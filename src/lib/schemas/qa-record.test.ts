@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validRecord } from '../server/testing/records';
+import { validRecord } from '../server/fixtures/records';
 import {
 	incorrectStepNumber,
 	QA_TYPE_VALUES,

@@ -1,6 +1,6 @@
 import { fail } from '@sveltejs/kit';
 import { z } from 'zod';
-import { ReviewError } from './domain/review-errors';
+import { ReviewError } from './domain/review/errors';
 
 /** A form's single-valued fields as plain strings (what zod schemas at the boundary parse). */
 export function formFields(form: FormData): Record<string, string> {

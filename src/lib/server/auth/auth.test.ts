@@ -10,7 +10,7 @@ import {
 	createUser,
 	findInvitation,
 	UserError
-} from '../domain/users';
+} from '../domain/people/users';
 import { hasRole, requireRole } from './guards';
 import {
 	createSession,

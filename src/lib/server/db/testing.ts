@@ -1,6 +1,6 @@
 import { inject } from 'vitest';
-import { randomId } from '../ids';
 import { openDatabase, type DatabaseHandle } from './client';
+import { createScratchDatabase } from './scratch';
 
 export type TestDbKind = 'pglite' | 'postgres';
 
@@ -39,28 +39,16 @@ export async function createTestDb(
 	}
 	const templateUrl = inject('postgresTemplateUrl');
 	if (!templateUrl) throw new Error('TEST_DATABASE_URL is not set; PostgreSQL tests cannot run.');
-	const { default: postgres } = await import('postgres');
-	const admin = postgres(adminUrl(templateUrl), { max: 1, onnotice: () => {} });
-	const name = `cliniq_t_${randomId(10)}`;
-	await admin.unsafe(`create database ${name} template ${new URL(templateUrl).pathname.slice(1)}`);
-	await admin.end();
-	const url = new URL(templateUrl);
-	url.pathname = `/${name}`;
-	const handle = await openDatabase(url.toString(), options);
+	const scratch = await createScratchDatabase(templateUrl, {
+		prefix: 'cliniq_t',
+		template: new URL(templateUrl).pathname.slice(1)
+	});
+	const handle = await openDatabase(scratch.url, options);
 	return {
 		...handle,
 		close: async () => {
 			await handle.close();
-			const dropper = postgres(adminUrl(templateUrl), { max: 1, onnotice: () => {} });
-			await dropper.unsafe(`drop database if exists ${name} with (force)`);
-			await dropper.end();
+			await scratch.drop();
 		}
 	};
-}
-
-/** The maintenance database URL of the same server (to create and drop test databases). */
-export function adminUrl(url: string): string {
-	const u = new URL(url);
-	u.pathname = '/postgres';
-	return u.toString();
 }

@@ -3,10 +3,10 @@ import type { Db } from '../db/client';
 import { user } from '../db/schema';
 import type { Role } from '../db/schema/enums';
 import { randomId } from '../ids';
-import { importPassages } from '../domain/passage-import';
-import { importQaFiles } from '../domain/qa-import';
-import { importResponses } from '../domain/response-import';
-import { createUser } from '../domain/users';
+import { importPassages } from '../domain/imports/passage-import';
+import { importQaFiles } from '../domain/imports/qa-import';
+import { importResponses } from '../domain/imports/response-import';
+import { createUser } from '../domain/people/users';
 import { DEMO_MODELS, demoPassages, demoQaRecords, demoResponses } from './demo-data';
 
 export const DEMO_ACCOUNTS: { email: string; displayName: string; roles: Role[] }[] = [

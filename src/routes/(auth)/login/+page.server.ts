@@ -2,7 +2,7 @@ import { fail, redirect } from '@sveltejs/kit';
 import { z } from 'zod';
 import { createSession } from '$lib/server/auth/session';
 import { getDb } from '$lib/server/db';
-import { authenticate } from '$lib/server/domain/users';
+import { authenticate } from '$lib/server/domain/people/users';
 import { setSessionCookie } from '$lib/server/hooks/auth';
 import type { Actions, PageServerLoad } from './$types';
 

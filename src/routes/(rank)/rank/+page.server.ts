@@ -2,7 +2,7 @@ import { fail, redirect } from '@sveltejs/kit';
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { claimNext, listOpenStudiesFor } from '$lib/server/domain/ranking-queue';
+import { claimNext, listOpenStudiesFor } from '$lib/server/domain/ranking/queue';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url }) => {

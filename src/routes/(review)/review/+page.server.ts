@@ -6,8 +6,8 @@ import {
 	currentLease,
 	ensureReviewTasks,
 	queueStats
-} from '$lib/server/domain/review-queue';
-import { reviewHistory } from '$lib/server/domain/reviews';
+} from '$lib/server/domain/review/queue';
+import { reviewHistory } from '$lib/server/domain/review/reviews';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url }) => {

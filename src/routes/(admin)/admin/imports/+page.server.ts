@@ -1,11 +1,11 @@
 import { fail } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { ImportRejected } from '$lib/server/domain/import-errors';
-import { listImports } from '$lib/server/domain/items';
-import { importPassages } from '$lib/server/domain/passage-import';
-import { importQaFiles, type ImportFile } from '$lib/server/domain/qa-import';
-import { importResponses } from '$lib/server/domain/response-import';
+import { ImportRejected } from '$lib/server/domain/imports/import-errors';
+import { listImports } from '$lib/server/domain/items/items';
+import { importPassages } from '$lib/server/domain/imports/passage-import';
+import { importQaFiles, type ImportFile } from '$lib/server/domain/imports/qa-import';
+import { importResponses } from '$lib/server/domain/imports/response-import';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url }) => {

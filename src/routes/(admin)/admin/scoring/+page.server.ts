@@ -8,7 +8,7 @@ import {
 	newRunSchema,
 	ScoringRunError,
 	startRun
-} from '$lib/server/domain/scoring-runs';
+} from '$lib/server/domain/scoring-runs/runs';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url, depends }) => {

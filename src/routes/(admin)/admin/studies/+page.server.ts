@@ -2,7 +2,7 @@ import { fail, redirect } from '@sveltejs/kit';
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { listImports } from '$lib/server/domain/items';
+import { listImports } from '$lib/server/domain/items/items';
 import {
 	checkEligibility,
 	createStudy,
@@ -11,7 +11,7 @@ import {
 	listStudies,
 	selectionSchema,
 	StudyError
-} from '$lib/server/domain/ranking-studies';
+} from '$lib/server/domain/ranking/studies';
 import { readStudyForm } from './study-form';
 import type { Actions, PageServerLoad } from './$types';
 

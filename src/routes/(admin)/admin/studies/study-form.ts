@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { QA_TYPE_VALUES } from '$lib/schemas/qa-record';
-import type { StudyInput } from '$lib/server/domain/ranking-studies';
+import type { StudyInput } from '$lib/server/domain/ranking/studies';
 
 const optionalId = z.preprocess(
 	(v) => (v === '' || v === null ? undefined : v),

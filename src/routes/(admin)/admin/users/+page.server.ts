@@ -9,7 +9,7 @@ import {
 	listUsers,
 	setRoles,
 	UserError
-} from '$lib/server/domain/users';
+} from '$lib/server/domain/people/users';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url }) => {

@@ -7,7 +7,7 @@ import {
 	findInvitation,
 	passwordSchema,
 	UserError
-} from '$lib/server/domain/users';
+} from '$lib/server/domain/people/users';
 import { setSessionCookie } from '$lib/server/hooks/auth';
 import type { Actions, PageServerLoad } from './$types';
 

@@ -1,8 +1,8 @@
 import { error } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { scoreDistributions } from '$lib/server/domain/scoring-results';
-import { getRun } from '$lib/server/domain/scoring-runs';
+import { scoreDistributions } from '$lib/server/domain/scoring-runs/results';
+import { getRun } from '$lib/server/domain/scoring-runs/runs';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, params, url, depends }) => {

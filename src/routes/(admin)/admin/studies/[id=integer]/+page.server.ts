@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { renderMarkdown } from '$lib/markdown';
-import { studyProgress } from '$lib/server/domain/ranking-progress';
-import { changeStudyState, getStudy, StudyError } from '$lib/server/domain/ranking-studies';
+import { studyProgress } from '$lib/server/domain/ranking/progress';
+import { changeStudyState, getStudy, StudyError } from '$lib/server/domain/ranking/studies';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, params, url }) => {

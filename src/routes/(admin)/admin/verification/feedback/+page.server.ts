@@ -6,7 +6,7 @@ import {
 	listFeedback,
 	resolveFeedback,
 	resolveFeedbackSchema
-} from '$lib/server/domain/feedback';
+} from '$lib/server/domain/verification/feedback';
 import { failFromReviewError, formFields, zodFieldErrors } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 

@@ -1,13 +1,13 @@
 import { fail } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { listDatasets } from '$lib/server/domain/datasets';
-import { ensureReviewTasks } from '$lib/server/domain/review-queue';
-import { drawSampleSchema, drawSecondarySample } from '$lib/server/domain/sampling';
+import { listDatasets } from '$lib/server/domain/items/datasets';
+import { ensureReviewTasks } from '$lib/server/domain/review/queue';
+import { drawSampleSchema, drawSecondarySample } from '$lib/server/domain/verification/sampling';
 import {
 	datasetSettingsSchema,
 	updateDatasetSettings
-} from '$lib/server/domain/verification-settings';
+} from '$lib/server/domain/verification/settings';
 import { failFromReviewError, formFields, zodFieldErrors } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 

@@ -2,13 +2,13 @@ import { fail, redirect } from '@sveltejs/kit';
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { listDatasets } from '$lib/server/domain/datasets';
+import { listDatasets } from '$lib/server/domain/items/datasets';
 import {
 	freezeSchema,
 	freezeSnapshot,
 	listSnapshots,
 	previewSnapshot
-} from '$lib/server/domain/snapshots';
+} from '$lib/server/domain/verification/snapshots';
 import { failFromReviewError, formFields, zodFieldErrors } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 

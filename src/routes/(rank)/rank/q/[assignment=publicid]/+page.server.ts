@@ -3,8 +3,8 @@ import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { randomId } from '$lib/server/ids';
 import { renderMarkdown } from '$lib/markdown';
-import { claimNext, getAssignmentView } from '$lib/server/domain/ranking-queue';
-import { submitRanking, type Submission } from '$lib/server/domain/rankings';
+import { claimNext, getAssignmentView } from '$lib/server/domain/ranking/queue';
+import { submitRanking, type Submission } from '$lib/server/domain/ranking/rankings';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, params, url }) => {

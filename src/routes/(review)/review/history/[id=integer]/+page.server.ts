@@ -3,11 +3,11 @@ import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import {
 	amendReview,
-	itemForDisplay,
 	judgementSchema,
 	newFormKey,
 	reviewWithRevisions
-} from '$lib/server/domain/reviews';
+} from '$lib/server/domain/review/reviews';
+import { itemForDisplay } from '$lib/server/domain/items/display';
 import { failFromReviewError, formFields, zodFieldErrors } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 

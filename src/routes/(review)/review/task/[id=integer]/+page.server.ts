@@ -2,8 +2,8 @@ import { fail, redirect } from '@sveltejs/kit';
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { claimNext, leasedItem, returnTask } from '$lib/server/domain/review-queue';
-import { reviewInputSchema, submitAndNext } from '$lib/server/domain/reviews';
+import { claimNext, leasedItem, returnTask } from '$lib/server/domain/review/queue';
+import { reviewInputSchema, submitAndNext } from '$lib/server/domain/review/reviews';
 import { failFromReviewError, formFields, zodFieldErrors } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 

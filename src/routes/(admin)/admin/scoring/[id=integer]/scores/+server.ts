@@ -2,8 +2,8 @@ import { error } from '@sveltejs/kit';
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { runScores, scoresCsv } from '$lib/server/domain/scoring-results';
-import { getRun } from '$lib/server/domain/scoring-runs';
+import { runScores, scoresCsv } from '$lib/server/domain/scoring-runs/results';
+import { getRun } from '$lib/server/domain/scoring-runs/runs';
 import type { RequestHandler } from './$types';
 
 const formatSchema = z.enum(['csv', 'json']);

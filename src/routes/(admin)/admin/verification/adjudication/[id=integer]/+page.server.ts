@@ -1,7 +1,11 @@
 import { error, fail, redirect } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { adjudicate, adjudicationCase, adjudicationSchema } from '$lib/server/domain/adjudication';
+import {
+	adjudicate,
+	adjudicationCase,
+	adjudicationSchema
+} from '$lib/server/domain/verification/adjudication';
 import { failFromReviewError, formFields, zodFieldErrors } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 

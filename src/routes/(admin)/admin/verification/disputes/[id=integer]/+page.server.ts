@@ -7,7 +7,7 @@ import {
 	getDispute,
 	transitionDispute,
 	transitionSchema
-} from '$lib/server/domain/disputes';
+} from '$lib/server/domain/verification/disputes';
 import { failFromReviewError, formFields, zodFieldErrors } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 

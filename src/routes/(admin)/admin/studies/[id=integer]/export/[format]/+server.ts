@@ -2,8 +2,8 @@ import { error } from '@sveltejs/kit';
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { exportRankings, rankingsCsv } from '$lib/server/domain/ranking-export';
-import { getStudy } from '$lib/server/domain/ranking-studies';
+import { exportRankings, rankingsCsv } from '$lib/server/domain/ranking/export';
+import { getStudy } from '$lib/server/domain/ranking/studies';
 import type { RequestHandler } from './$types';
 
 const formatSchema = z.enum(['csv', 'json']);

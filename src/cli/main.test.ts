@@ -1,0 +1,85 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { validRecord } from '$lib/server/fixtures/records';
+import { main } from './main';
+
+function capture() {
+	const out: string[] = [];
+	const err: string[] = [];
+	return {
+		io: { stdout: (s: string) => out.push(s), stderr: (s: string) => err.push(s) },
+		out,
+		err
+	};
+}
+
+describe('cliniq CLI on an embedded database', () => {
+	let dir: string;
+	const saved = process.env.DATABASE_URL;
+	beforeEach(() => {
+		dir = mkdtempSync(join(tmpdir(), 'cliniq-cli-'));
+		process.env.DATABASE_URL = `pglite:${join(dir, 'db')}`;
+	});
+	afterEach(() => {
+		if (saved === undefined) delete process.env.DATABASE_URL;
+		else process.env.DATABASE_URL = saved;
+	});
+
+	it('imports QA files, counts items by type, and rejects a bad file with exit code 2', async () => {
+		const good = join(dir, 'TF.json');
+		writeFileSync(
+			good,
+			JSON.stringify([validRecord('true_false', 1), validRecord('true_false', 2)])
+		);
+		let c = capture();
+		expect(await main(['import', 'qa', good], c.io)).toBe(0);
+		expect(c.out.join('\n')).toMatch(
+			/Imported 2 QA records \(import #1\): 2 created, 0 updated, 0 unchanged/
+		);
+
+		c = capture();
+		expect(await main(['items', 'count', '--type', 'true_false'], c.io)).toBe(0);
+		expect(c.out).toEqual(['2']);
+
+		const bad = join(dir, 'bad.json');
+		writeFileSync(bad, JSON.stringify([{ ...validRecord('list', 3), answer: ['Nope'] }]));
+		c = capture();
+		expect(await main(['import', 'qa', bad], c.io)).toBe(2);
+		expect(c.err.join('\n')).toMatch(/bad\.json record 0 → answer\[0\] → is not among the options/);
+
+		c = capture();
+		expect(await main(['items', 'count'], c.io)).toBe(0);
+		expect(c.out.at(-1)).toMatch(/^total\s+2$/);
+	});
+
+	it('creates a user and prints a generated password once', async () => {
+		const c = capture();
+		expect(
+			await main(
+				['user', 'create', '--email', 'Org@Example.org', '--role', 'organiser,adjudicator'],
+				c.io
+			)
+		).toBe(0);
+		expect(c.out[0]).toBe('Created org@example.org with roles organiser, adjudicator.');
+		expect(c.out[1]).toMatch(/^Password \(shown once\): \S{16}$/);
+		const again = capture();
+		expect(
+			await main(['user', 'create', '--email', 'org@example.org', '--role', 'physician'], again.io)
+		).toBe(2);
+		expect(again.err[0]).toMatch(/already exists/);
+	});
+
+	it('explains bad usage and unreadable files', async () => {
+		let c = capture();
+		expect(await main(['import', 'qa', join(dir, 'missing.json')], c.io)).toBe(2);
+		expect(c.err[0]).toMatch(/Cannot read .*missing\.json: ENOENT/);
+		c = capture();
+		expect(await main(['items', 'count', '--type', 'short'], c.io)).toBe(2);
+		expect(c.err[0]).toMatch(/--type must be one of/);
+		c = capture();
+		expect(await main(['frobnicate'], c.io)).toBe(1);
+		expect(c.err[0]).toMatch(/Unknown command "frobnicate"/);
+	});
+});

@@ -1,0 +1,252 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { userInfo } from 'node:os';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { QA_TYPE_VALUES } from '$lib/schemas/qa-record';
+import { migrateDatabase, openDatabase, type DatabaseHandle } from '$lib/server/db/client';
+import { ensureDemoData } from '$lib/server/demo/seed';
+import { ImportRejected } from '$lib/server/domain/imports/import-errors';
+import { countItemsByType } from '$lib/server/domain/items/items';
+import { importPassages } from '$lib/server/domain/imports/passage-import';
+import { importQaFiles, type ImportFile } from '$lib/server/domain/imports/qa-import';
+import { importResponses } from '$lib/server/domain/imports/response-import';
+import { createUser, UserError } from '$lib/server/domain/people/users';
+import { randomId } from '$lib/server/ids';
+import { defaultIo, type Io } from './io';
+
+export const USAGE = `cliniq — organiser CLI of cliniq-portal
+
+Usage:
+  cliniq import qa <files…> [--dataset NAME]        import ClinIQLink QA JSON files
+  cliniq import passages <file>                      import source passages (JSON or CSV)
+  cliniq import responses <files…> [--model NAME]    import model outputs (submission files or JSONL)
+  cliniq user create --email E --role R [--role R] [--name N] [--password P]
+  cliniq items count [--type T]
+  cliniq score run|cases …                           ClinIQLink Task-1 automatic metrics (see scoring/README.md)
+  cliniq db migrate | cliniq db seed                 apply migrations | add demo data to an empty database
+  cliniq bench [import|scoring|review|ranking]      run the benchmarks (all by default)
+
+The database is DATABASE_URL (postgres://…), else the embedded PGlite folder ./data/pglite.`;
+
+class CliError extends Error {}
+
+function actor() {
+	let name = 'unknown';
+	try {
+		name = userInfo().username;
+	} catch {
+		// no passwd entry (containers): keep "unknown"
+	}
+	return { userId: null, label: `cli (${name})` };
+}
+
+async function readFiles(paths: string[]): Promise<ImportFile[]> {
+	if (!paths.length) throw new CliError('Name at least one file.');
+	return Promise.all(
+		paths.map(async (p) => {
+			try {
+				return { fileName: basename(p), text: await readFile(p, 'utf8') };
+			} catch (e) {
+				throw new CliError(
+					`Cannot read ${p}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`
+				);
+			}
+		})
+	);
+}
+
+function progress(io: Io, label: string) {
+	let last = 0;
+	return (done: number, total: number) => {
+		const now = Date.now();
+		if (total >= 1000 && (now - last > 250 || done === total)) {
+			last = now;
+			io.stderr(`${label}: ${done.toLocaleString('en')} / ${total.toLocaleString('en')}`);
+		}
+	};
+}
+
+async function withDb<T>(fn: (h: DatabaseHandle) => Promise<T>): Promise<T> {
+	const handle = await openDatabase();
+	try {
+		await migrateDatabase(handle);
+		return await fn(handle);
+	} finally {
+		await handle.close();
+	}
+}
+
+function counts(
+	io: Io,
+	what: string,
+	c: { created: number; updated: number; unchanged: number; total: number; importId: number }
+) {
+	io.stdout(
+		`Imported ${c.total} ${what} (import #${c.importId}): ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged.`
+	);
+}
+
+async function importCommand(args: string[], io: Io) {
+	const [kind, ...rest] = args;
+	const { values, positionals } = parseArgs({
+		args: rest,
+		allowPositionals: true,
+		options: { dataset: { type: 'string' }, model: { type: 'string' } }
+	});
+	if (kind === 'qa') {
+		const files = await readFiles(positionals);
+		await withDb(async ({ db }) => {
+			counts(
+				io,
+				'QA records',
+				await importQaFiles(db, files, {
+					actor: actor(),
+					dataset: values.dataset,
+					onProgress: progress(io, 'Writing items')
+				})
+			);
+		});
+	} else if (kind === 'passages') {
+		if (positionals.length !== 1) throw new CliError('Name exactly one passages file.');
+		const [file] = await readFiles(positionals);
+		await withDb(async ({ db }) =>
+			counts(io, 'passages', await importPassages(db, file, { actor: actor() }))
+		);
+	} else if (kind === 'responses') {
+		const files = await readFiles(positionals);
+		await withDb(async ({ db }) => {
+			const c = await importResponses(db, files, {
+				actor: actor(),
+				model: values.model,
+				dataset: values.dataset
+			});
+			counts(io, `responses of ${c.models.join(', ')}`, c);
+		});
+	} else {
+		throw new CliError('Use: cliniq import qa|passages|responses <files…>');
+	}
+}
+
+async function userCommand(args: string[], io: Io) {
+	const [sub, ...rest] = args;
+	if (sub !== 'create') throw new CliError('Use: cliniq user create --email E --role R');
+	const { values } = parseArgs({
+		args: rest,
+		options: {
+			email: { type: 'string' },
+			role: { type: 'string', multiple: true },
+			name: { type: 'string' },
+			password: { type: 'string' }
+		}
+	});
+	if (!values.email) throw new CliError('--email is required.');
+	const roles = (values.role ?? [])
+		.flatMap((r) => r.split(','))
+		.map((r) => r.trim())
+		.filter(Boolean);
+	const generated = !values.password;
+	const password = values.password ?? `${randomId(16)}`;
+	await withDb(async ({ db }) => {
+		const created = await createUser(db, {
+			email: values.email!,
+			displayName: values.name ?? values.email!.split('@')[0],
+			roles: roles as never,
+			password
+		});
+		io.stdout(`Created ${created.email} with roles ${created.roles.join(', ')}.`);
+		if (generated) io.stdout(`Password (shown once): ${password}`);
+	});
+}
+
+async function itemsCommand(args: string[], io: Io) {
+	const [sub, ...rest] = args;
+	if (sub !== 'count') throw new CliError('Use: cliniq items count [--type T]');
+	const { values } = parseArgs({ args: rest, options: { type: { type: 'string' } } });
+	const type =
+		values.type === undefined ? undefined : z.enum(QA_TYPE_VALUES).safeParse(values.type);
+	if (type && !type.success)
+		throw new CliError(`--type must be one of ${QA_TYPE_VALUES.join(', ')}.`);
+	await withDb(async ({ db }) => {
+		const rows = await countItemsByType(db);
+		if (type?.success) {
+			io.stdout(String(rows.find((r) => r.type === type.data)?.n ?? 0));
+			return;
+		}
+		for (const r of rows) io.stdout(`${r.type.padEnd(18)} ${r.n}`);
+		io.stdout(`${'total'.padEnd(18)} ${rows.reduce((s, r) => s + r.n, 0)}`);
+	});
+}
+
+async function dbCommand(args: string[], io: Io) {
+	const [sub] = args;
+	if (sub === 'migrate') {
+		await withDb(async (h) => io.stdout(`Migrations applied (${h.kind}: ${h.location}).`));
+	} else if (sub === 'seed') {
+		await withDb(async ({ db }) => {
+			const seeded = await ensureDemoData(db, { print: io.stdout });
+			if (!seeded) io.stdout('The database already has accounts; demo data was not added.');
+		});
+	} else throw new CliError('Use: cliniq db migrate|seed');
+}
+
+/** Runs the CLI; returns the process exit code. */
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+	const [command, ...rest] = argv;
+	try {
+		switch (command) {
+			case 'import':
+				await importCommand(rest, io);
+				return 0;
+			case 'user':
+				await userCommand(rest, io);
+				return 0;
+			case 'items':
+				await itemsCommand(rest, io);
+				return 0;
+			case 'db':
+				await dbCommand(rest, io);
+				return 0;
+			case 'score': {
+				const { runScoreCli } = await import('$scoring/cli');
+				return await runScoreCli(rest, io);
+			}
+			case 'bench': {
+				const { runBenchmarks } = await import('./bench/index');
+				return await runBenchmarks(rest, io);
+			}
+			case undefined:
+			case 'help':
+			case '--help':
+			case '-h':
+				io.stdout(USAGE);
+				return command === undefined ? 1 : 0;
+			default:
+				io.stderr(`Unknown command "${command}".\n\n${USAGE}`);
+				return 1;
+		}
+	} catch (e) {
+		if (e instanceof ImportRejected) {
+			io.stderr(`Import rejected: nothing was imported. ${e.errors.length} problem(s):`);
+			for (const err of e.errors.slice(0, 50)) {
+				io.stderr(
+					`  ${err.file ? err.file + ' ' : ''}record ${err.index} → ${err.field} → ${err.reason}`
+				);
+			}
+			if (e.errors.length > 50) io.stderr(`  … and ${e.errors.length - 50} more`);
+			return 2;
+		}
+		if (e instanceof z.ZodError) {
+			const issue = e.issues[0];
+			io.stderr(`Error: ${String(issue.path[0] ?? 'input')} ${issue.message}`);
+			return 2;
+		}
+		const code = (e as NodeJS.ErrnoException).code;
+		if (e instanceof CliError || e instanceof UserError || code?.startsWith('ERR_PARSE_ARGS')) {
+			io.stderr(`Error: ${(e as Error).message}`);
+			return 2;
+		}
+		io.stderr(`Error: ${(e as Error).message}`);
+		return 1;
+	}
+}

@@ -1,0 +1,159 @@
+import { inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { RecordError } from '../../../schemas/qa-record';
+import type { Db } from '../../db/client';
+import { importRecord, passage } from '../../db/schema';
+import { eq } from 'drizzle-orm';
+import { recordAudit } from '../audit/audit';
+import { parseCsv } from '../../csv';
+import { ImportRejected, parseJsonFile, type ImportCounts } from './import-errors';
+import { chunk } from '../../db/chunk';
+import type { ImportActor, ImportFile } from './qa-import';
+import { contentHash } from '../items/fields';
+
+const passageSchema = z.object({
+	paragraph_id: z.string().trim().min(1, 'must not be empty'),
+	text: z.string().trim().min(1, 'must not be empty'),
+	isbn: z.string().trim().optional().nullable(),
+	page: z
+		.union([
+			z.number().int().nonnegative(),
+			z.string().trim().regex(/^\d*$/, 'must be a whole number')
+		])
+		.optional()
+		.nullable()
+		.transform((v) => (v === '' || v === undefined || v === null ? null : Number(v)))
+});
+type PassageInput = z.infer<typeof passageSchema>;
+
+/** Reads passages from JSON (an array of objects, or an object paragraph id → text) or CSV. */
+function rawPassages(file: ImportFile): unknown[] {
+	if (/\.csv$/i.test(file.fileName)) {
+		const rows = parseCsv(file.text);
+		const [header, ...body] = rows;
+		if (!header || !header.includes('paragraph_id') || !header.includes('text')) {
+			throw new ImportRejected(
+				[
+					{
+						index: -1,
+						field: '(file)',
+						reason: 'CSV needs a header row with paragraph_id and text'
+					}
+				],
+				0
+			);
+		}
+		return body
+			.filter((r) => r.some((c) => c.trim() !== ''))
+			.map((r) => Object.fromEntries(header.map((h, i) => [h.trim(), r[i] ?? ''])));
+	}
+	const data = parseJsonFile(file.text, file.fileName);
+	if (Array.isArray(data)) return data;
+	if (data && typeof data === 'object') {
+		return Object.entries(data).map(([paragraph_id, text]) =>
+			typeof text === 'string' ? { paragraph_id, text } : { paragraph_id, ...(text as object) }
+		);
+	}
+	throw new ImportRejected(
+		[{ index: -1, field: '(file)', reason: 'must be a JSON array, a JSON object or a CSV file' }],
+		0
+	);
+}
+
+/** Imports source passages all-or-nothing, keyed by paragraph id. */
+export async function importPassages(
+	db: Db,
+	file: ImportFile,
+	options: { actor: ImportActor }
+): Promise<ImportCounts> {
+	const raw = rawPassages(file);
+	const errors: RecordError[] = [];
+	const byId = new Map<string, PassageInput & { hash: string; index: number }>();
+	raw.forEach((value, index) => {
+		const parsed = passageSchema.safeParse(value);
+		if (!parsed.success) {
+			for (const issue of parsed.error.issues) {
+				errors.push({ index, field: issue.path.join('.') || '(record)', reason: issue.message });
+			}
+			return;
+		}
+		const hash = contentHash(parsed.data);
+		const seen = byId.get(parsed.data.paragraph_id);
+		if (seen && seen.hash !== hash) {
+			errors.push({
+				index,
+				field: 'paragraph_id',
+				reason: `repeats record ${seen.index} with different text`
+			});
+			return;
+		}
+		byId.set(parsed.data.paragraph_id, { ...parsed.data, hash, index });
+	});
+	if (raw.length === 0) errors.push({ index: -1, field: '(file)', reason: 'contains no passages' });
+	if (errors.length) throw new ImportRejected(errors, raw.length);
+
+	const rows = [...byId.values()];
+	return db.transaction(async (tx) => {
+		const [imp] = await tx
+			.insert(importRecord)
+			.values({
+				kind: 'passages',
+				fileName: file.fileName,
+				createdBy: options.actor.userId,
+				actor: options.actor.label
+			})
+			.returning();
+		const existing = new Map<string, string>();
+		for (const ids of chunk(
+			rows.map((r) => r.paragraph_id),
+			1000
+		)) {
+			const found = await tx
+				.select({ id: passage.paragraphId, hash: passage.contentHash })
+				.from(passage)
+				.where(inArray(passage.paragraphId, ids));
+			for (const f of found) existing.set(f.id, f.hash);
+		}
+		const changed = rows.filter((r) => existing.get(r.paragraph_id) !== r.hash);
+		for (const batch of chunk(changed)) {
+			await tx
+				.insert(passage)
+				.values(
+					batch.map((r) => ({
+						paragraphId: r.paragraph_id,
+						text: r.text,
+						isbn: r.isbn ?? null,
+						page: r.page,
+						contentHash: r.hash,
+						importId: imp.id
+					}))
+				)
+				.onConflictDoUpdate({
+					target: passage.paragraphId,
+					set: {
+						text: sql`excluded.text`,
+						isbn: sql`excluded.isbn`,
+						page: sql`excluded.page`,
+						contentHash: sql`excluded.content_hash`,
+						importId: sql`excluded.import_id`,
+						updatedAt: new Date()
+					}
+				});
+		}
+		const updated = changed.filter((r) => existing.has(r.paragraph_id)).length;
+		const counts = {
+			created: changed.length - updated,
+			updated,
+			unchanged: rows.length - changed.length
+		};
+		await tx.update(importRecord).set(counts).where(eq(importRecord.id, imp.id));
+		await recordAudit(tx, {
+			actorId: options.actor.userId,
+			action: 'import.passages',
+			objectType: 'import',
+			objectId: imp.id,
+			after: { fileName: file.fileName, ...counts }
+		});
+		return { importId: imp.id, total: rows.length, ...counts };
+	});
+}

@@ -1,0 +1,44 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QA_TYPE_VALUES } from '../../../schemas/qa-record';
+import type { DatabaseHandle } from '../../db/client';
+import { createTestDb } from '../../db/testing';
+import { countItemsByType } from '../items/items';
+import { importQaFiles } from './qa-import';
+
+// The public ClinIQLink sample may be read for format validation only; it is never copied here.
+const SAMPLE_DIR = resolve(process.cwd(), '../shared/cliniqlink-sample');
+const present = existsSync(SAMPLE_DIR);
+if (!present)
+	console.warn(`Skipping the ClinIQLink format-conformance test: ${SAMPLE_DIR} is absent.`);
+
+describe.skipIf(!present)('ClinIQLink sample files (format conformance)', () => {
+	let h: DatabaseHandle;
+	const files = present
+		? readdirSync(SAMPLE_DIR)
+				.filter((f) => f.endsWith('.json'))
+				.map((f) => ({ fileName: f, text: readFileSync(join(SAMPLE_DIR, f), 'utf8') }))
+		: [];
+	beforeAll(async () => {
+		h = await createTestDb('pglite');
+	});
+	afterAll(async () => {
+		await h?.close();
+	});
+
+	it('imports every sample file of all seven types without a rejection', async () => {
+		const total = files.reduce((n, f) => n + (JSON.parse(f.text) as unknown[]).length, 0);
+		const result = await importQaFiles(h.db, files, { actor: { userId: null, label: 'test' } });
+		expect(result.created).toBe(total);
+		const byType = await countItemsByType(h.db);
+		expect(byType.map((t) => t.type).sort()).toEqual([...QA_TYPE_VALUES].sort());
+	});
+
+	it('recognises a second import of the same files as unchanged', async () => {
+		const again = await importQaFiles(h.db, files, { actor: { userId: null, label: 'test' } });
+		expect(again.created).toBe(0);
+		expect(again.updated).toBe(0);
+		expect(again.unchanged).toBe(again.total);
+	});
+});

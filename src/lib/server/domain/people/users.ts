@@ -1,0 +1,247 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+	hashPassword,
+	MIN_PASSWORD_LENGTH,
+	verifyDummy,
+	verifyPassword
+} from '../../auth/password';
+import { clearFailures, lockRemainingMs, recordFailure } from '../../auth/throttle';
+import type { Db } from '../../db/client';
+import { invitation, user, type User } from '../../db/schema';
+import { ROLES, type Role } from '../../db/schema/enums';
+import { randomId, sha256Hex } from '../../ids';
+import { recordAudit } from '../audit/audit';
+
+export const emailSchema = z.email('must be a valid email address').trim().toLowerCase();
+export const passwordSchema = z
+	.string()
+	.min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
+	.max(256, 'must be at most 256 characters');
+export const rolesSchema = z
+	.array(z.enum(ROLES))
+	.min(1, 'choose at least one role')
+	.transform((r) => [...new Set(r)]);
+
+export const newUserSchema = z.object({
+	email: emailSchema,
+	displayName: z.string().trim().min(1, 'must not be empty').max(100),
+	roles: rolesSchema,
+	password: passwordSchema
+});
+
+export class UserError extends Error {
+	constructor(
+		readonly field: string,
+		message: string
+	) {
+		super(message);
+	}
+}
+
+function newPseudonym(): string {
+	return `P-${randomId(6).toUpperCase()}`;
+}
+
+/** Creates an account with an argon2id-hashed password. */
+export async function createUser(
+	db: Db,
+	input: { [K in keyof z.input<typeof newUserSchema>]: unknown },
+	actorId: string | null = null
+): Promise<User> {
+	const data = newUserSchema.parse(input);
+	const passwordHash = await hashPassword(data.password);
+	return db.transaction(async (tx) => {
+		const [taken] = await tx.select({ id: user.id }).from(user).where(eq(user.email, data.email));
+		if (taken) throw new UserError('email', `An account for ${data.email} already exists.`);
+		const [created] = await tx
+			.insert(user)
+			.values({
+				id: randomId(),
+				email: data.email,
+				displayName: data.displayName,
+				pseudonym: newPseudonym(),
+				roles: data.roles,
+				passwordHash
+			})
+			.returning();
+		await recordAudit(tx, {
+			actorId,
+			action: 'user.create',
+			objectType: 'user',
+			objectId: created.id,
+			after: { email: created.email, roles: created.roles }
+		});
+		return created;
+	});
+}
+
+export type SignInResult =
+	| { ok: true; user: User }
+	| { ok: false; reason: 'invalid' }
+	| { ok: false; reason: 'locked'; retryAfterMs: number };
+
+/**
+ * Checks an email and password. Failures are counted per email and per client address;
+ * a locked key is refused before the password is looked at.
+ */
+export async function authenticate(
+	db: Db,
+	emailInput: string,
+	password: string,
+	clientAddress: string
+): Promise<SignInResult> {
+	const email = emailInput.trim().toLowerCase();
+	const keys = [`email:${email}`, `ip:${clientAddress}`];
+	const locks = await Promise.all(keys.map((k) => lockRemainingMs(db, k)));
+	const retryAfterMs = Math.max(...locks);
+	if (retryAfterMs > 0) return { ok: false, reason: 'locked', retryAfterMs };
+
+	const [found] = await db
+		.select()
+		.from(user)
+		.where(and(eq(user.email, email), isNull(user.disabledAt)));
+	const valid = found?.passwordHash
+		? await verifyPassword(found.passwordHash, password)
+		: (await verifyDummy(password), false);
+	if (!valid || !found) {
+		for (const k of keys) await recordFailure(db, k);
+		return { ok: false, reason: 'invalid' };
+	}
+	await clearFailures(db, keys[0]);
+	return { ok: true, user: found };
+}
+
+/** Lists accounts for the organiser's user page. */
+export function listUsers(db: Db) {
+	return db
+		.select({
+			id: user.id,
+			email: user.email,
+			displayName: user.displayName,
+			pseudonym: user.pseudonym,
+			roles: user.roles,
+			createdAt: user.createdAt,
+			disabledAt: user.disabledAt,
+			hasPassword: sql<boolean>`${user.passwordHash} is not null`
+		})
+		.from(user)
+		.orderBy(user.createdAt);
+}
+
+/** Replaces a user's roles. */
+export async function setRoles(db: Db, userId: string, roles: Role[], actorId: string) {
+	const data = rolesSchema.parse(roles);
+	await db.transaction(async (tx) => {
+		const [before] = await tx.select({ roles: user.roles }).from(user).where(eq(user.id, userId));
+		if (!before) throw new UserError('user', 'No such user.');
+		await tx.update(user).set({ roles: data }).where(eq(user.id, userId));
+		await recordAudit(tx, {
+			actorId,
+			action: 'user.roles',
+			objectType: 'user',
+			objectId: userId,
+			before,
+			after: { roles: data }
+		});
+	});
+}
+
+export const invitationSchema = z.object({
+	email: emailSchema,
+	displayName: z.string().trim().min(1, 'must not be empty').max(100),
+	roles: rolesSchema,
+	validHours: z.coerce
+		.number()
+		.int()
+		.min(1)
+		.max(24 * 30)
+		.default(72)
+});
+
+/** Creates a one-time invitation; returns the token for the link (only its hash is stored). */
+export async function createInvitation(
+	db: Db,
+	input: { [K in keyof z.input<typeof invitationSchema>]?: unknown },
+	createdBy: string,
+	now = new Date()
+): Promise<{ token: string; expiresAt: Date }> {
+	const data = invitationSchema.parse(input);
+	const token = randomId(32);
+	const expiresAt = new Date(now.getTime() + data.validHours * 3_600_000);
+	await db.transaction(async (tx) => {
+		const [taken] = await tx.select({ id: user.id }).from(user).where(eq(user.email, data.email));
+		if (taken) throw new UserError('email', `An account for ${data.email} already exists.`);
+		const id = randomId();
+		await tx.insert(invitation).values({
+			id,
+			tokenHash: sha256Hex(token),
+			email: data.email,
+			displayName: data.displayName,
+			roles: data.roles,
+			createdBy,
+			expiresAt
+		});
+		await recordAudit(tx, {
+			actorId: createdBy,
+			action: 'invitation.create',
+			objectType: 'invitation',
+			objectId: id,
+			after: { email: data.email, roles: data.roles, expiresAt }
+		});
+	});
+	return { token, expiresAt };
+}
+
+/** Matches the unused, unexpired invitation of a token. */
+function pendingInvitation(token: string, now: Date) {
+	return and(
+		eq(invitation.tokenHash, sha256Hex(token)),
+		isNull(invitation.usedAt),
+		gt(invitation.expiresAt, now)
+	);
+}
+
+/** The pending, unexpired invitation for a token, or null. */
+export async function findInvitation(db: Db, token: string, now = new Date()) {
+	const [row] = await db.select().from(invitation).where(pendingInvitation(token, now));
+	return row ?? null;
+}
+
+/** Redeems an invitation: creates the account and marks the invitation used, atomically. */
+export async function acceptInvitation(db: Db, token: string, password: string, now = new Date()) {
+	const pw = passwordSchema.parse(password);
+	const passwordHash = await hashPassword(pw);
+	return db.transaction(async (tx) => {
+		const [inv] = await tx
+			.select()
+			.from(invitation)
+			.where(pendingInvitation(token, now))
+			.for('update');
+		if (!inv) throw new UserError('token', 'This invitation link is invalid, used or expired.');
+		const [taken] = await tx.select({ id: user.id }).from(user).where(eq(user.email, inv.email));
+		if (taken) throw new UserError('email', `An account for ${inv.email} already exists.`);
+		const [created] = await tx
+			.insert(user)
+			.values({
+				id: randomId(),
+				email: inv.email,
+				displayName: inv.displayName,
+				pseudonym: newPseudonym(),
+				roles: inv.roles,
+				passwordHash
+			})
+			.returning();
+		await tx
+			.update(invitation)
+			.set({ usedAt: now, usedBy: created.id })
+			.where(eq(invitation.id, inv.id));
+		await recordAudit(tx, {
+			actorId: created.id,
+			action: 'invitation.accept',
+			objectType: 'invitation',
+			objectId: inv.id
+		});
+		return created;
+	});
+}

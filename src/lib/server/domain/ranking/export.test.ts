@@ -1,0 +1,77 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../db/client';
+import { createTestDb, testDbKinds } from '../../db/testing';
+import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
+import { parseCsv } from '../../csv';
+import { EXPORT_COLUMNS, exportRankings, rankingsCsv } from './export';
+import { studyProgress } from './progress';
+import { claimNext, getAssignmentView } from './queue';
+import { changeStudyState, createStudy } from './studies';
+import { submitRanking } from './rankings';
+
+describe.each(testDbKinds())('ranking export and progress on %s', (kind) => {
+	let h: DatabaseHandle;
+	beforeEach(async () => {
+		h = await createTestDb(kind);
+	});
+	afterEach(async () => {
+		await h.close();
+	});
+
+	it('exports one row per ranked candidate with the model or "reference", and counts progress', async () => {
+		const [organiser] = await insertUsers(h.db, 1, ['organiser']);
+		const [doctor, idle] = await insertUsers(h.db, 2, ['physician']);
+		const { modelIds } = await seedRankingContent(h.db, { count: 2, models: ['m-one', 'm-two'] });
+		const study = await createStudy(
+			h.db,
+			{ name: 'Export, "quoted"', selection: { types: [] }, modelIds, ratersPerQuestion: 2 },
+			organiser
+		);
+		await changeStudyState(h.db, study.id, 'open', organiser);
+		const claim = await claimNext(h.db, study.id, doctor);
+		if (claim.status !== 'assigned') throw new Error('expected an assignment');
+		const view = (await getAssignmentView(h.db, claim.publicId, doctor))!;
+		// Rank in reverse display order, so rank and display position differ.
+		await submitRanking(h.db, doctor, {
+			assignmentId: claim.publicId,
+			idempotencyKey: 'export-key-1',
+			timeOnTaskMs: 9000,
+			entries: view.candidates.map((c, i) => ({
+				candidateId: c.id,
+				rank: view.candidates.length - i,
+				tag: 'okay',
+				comment: i === 0 ? 'line one,\nline "two"' : undefined
+			}))
+		});
+		await claimNext(h.db, study.id, idle);
+
+		const rows = await exportRankings(h.db, study.id);
+		expect(rows).toHaveLength(3);
+		expect(rows.map((r) => r.model).sort()).toEqual(['m-one', 'm-two', 'reference']);
+		expect(rows.map((r) => [r.display_position, r.rank])).toEqual([
+			[1, 3],
+			[2, 2],
+			[3, 1]
+		]);
+		expect(rows[0]).toMatchObject({
+			physician: expect.stringMatching(/^P-/),
+			time_on_task_ms: 9000
+		});
+		const csv = parseCsv(rankingsCsv(rows));
+		expect(csv[0]).toEqual([...EXPORT_COLUMNS]);
+		expect(csv[1][0]).toBe('Export, "quoted"');
+		expect(csv[1][EXPORT_COLUMNS.indexOf('comment')]).toBe('line one,\nline "two"');
+
+		const progress = await studyProgress(h.db, study.id);
+		expect(progress).toMatchObject({ submitted: 1, target: 4 });
+		expect(progress.questions.map((q) => [q.submitted, q.leased, q.openSlots])).toEqual([
+			[1, 1, 0],
+			[0, 0, 2]
+		]);
+		expect(progress.physicians).toEqual([
+			expect.objectContaining({ submitted: 1, leased: 0, medianSeconds: 9 }),
+			expect.objectContaining({ submitted: 0, leased: 1, medianSeconds: null })
+		]);
+		expect(progress.histogram.map((b) => b.value)).toEqual([1, 1, 0]);
+	});
+});

@@ -1,0 +1,97 @@
+import { asc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import {
+	assignment,
+	candidate,
+	model,
+	qaItem,
+	ranking,
+	rankingEntry,
+	rankingStudy,
+	studyQuestion,
+	user
+} from '../../db/schema';
+import { toCsv } from '../../csv';
+
+/** Columns of the long table: one row per (ranking, candidate). */
+export const EXPORT_COLUMNS = [
+	'study',
+	'study_id',
+	'question_id',
+	'item_id',
+	'item_version_id',
+	'question_type',
+	'physician',
+	'candidate_id',
+	'model',
+	'display_position',
+	'rank',
+	'tag',
+	'comment',
+	'time_on_task_ms',
+	'submitted_at'
+] as const;
+export type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string | number | null>;
+
+/**
+ * Every stored ranking entry of a study as a long table, so any statistic can be recomputed.
+ * Physicians appear as their stable pseudonym unless `names` is set.
+ */
+export async function exportRankings(
+	db: Db,
+	studyId: number,
+	options: { names?: boolean } = {}
+): Promise<ExportRow[]> {
+	const rows = await db
+		.select({
+			study: rankingStudy.name,
+			questionId: studyQuestion.id,
+			itemId: studyQuestion.itemId,
+			itemVersionId: studyQuestion.itemVersionId,
+			type: qaItem.type,
+			pseudonym: user.pseudonym,
+			displayName: user.displayName,
+			candidateId: candidate.id,
+			isReference: candidate.isReference,
+			model: model.name,
+			displayPosition: rankingEntry.displayPosition,
+			rank: rankingEntry.rank,
+			tag: rankingEntry.tag,
+			comment: rankingEntry.comment,
+			timeOnTaskMs: ranking.timeOnTaskMs,
+			submittedAt: ranking.submittedAt
+		})
+		.from(rankingEntry)
+		.innerJoin(ranking, eq(ranking.id, rankingEntry.rankingId))
+		.innerJoin(assignment, eq(assignment.id, ranking.assignmentId))
+		.innerJoin(studyQuestion, eq(studyQuestion.id, assignment.studyQuestionId))
+		.innerJoin(rankingStudy, eq(rankingStudy.id, studyQuestion.studyId))
+		.innerJoin(qaItem, eq(qaItem.id, studyQuestion.itemId))
+		.innerJoin(user, eq(user.id, ranking.physicianId))
+		.innerJoin(candidate, eq(candidate.id, rankingEntry.candidateId))
+		.leftJoin(model, eq(model.id, candidate.modelId))
+		.where(eq(rankingStudy.id, studyId))
+		.orderBy(asc(studyQuestion.id), asc(ranking.id), asc(rankingEntry.displayPosition));
+	return rows.map((r) => ({
+		study: r.study,
+		study_id: studyId,
+		question_id: r.questionId,
+		item_id: r.itemId,
+		item_version_id: r.itemVersionId,
+		question_type: r.type,
+		physician: options.names ? r.displayName : r.pseudonym,
+		candidate_id: r.candidateId,
+		model: r.isReference ? 'reference' : r.model,
+		display_position: r.displayPosition,
+		rank: r.rank,
+		tag: r.tag,
+		comment: r.comment,
+		time_on_task_ms: r.timeOnTaskMs,
+		submitted_at: r.submittedAt.toISOString()
+	}));
+}
+
+/** The long table as CSV (RFC 4180, header line). */
+export function rankingsCsv(rows: ExportRow[]): string {
+	return toCsv([...EXPORT_COLUMNS], rows);
+}

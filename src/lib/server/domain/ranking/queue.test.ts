@@ -1,0 +1,160 @@
+import { asc, eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../db/client';
+import { assignment, assignmentCandidate, candidate, studyQuestion } from '../../db/schema';
+import { createTestDb, testDbKinds } from '../../db/testing';
+import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
+import { claimNext, getAssignmentView, listOpenStudiesFor } from './queue';
+import { changeStudyState, createStudy } from './studies';
+import { seededShuffle } from './shuffle';
+
+const MODELS = ['alpha-7b', 'beta-13b', 'gamma-3b', 'delta-1b', 'eps-2b', 'zeta-4b', 'eta-5b'];
+
+describe.each(testDbKinds())('ranking queue on %s', (kind) => {
+	let h: DatabaseHandle;
+	let organiser: string;
+	beforeEach(async () => {
+		h = await createTestDb(kind);
+		[organiser] = await insertUsers(h.db, 1, ['organiser']);
+	});
+	afterEach(async () => {
+		await h.close();
+	});
+
+	async function openStudy(count: number, k: number, models = MODELS.slice(0, 3)) {
+		const { modelIds } = await seedRankingContent(h.db, { count, models });
+		const study = await createStudy(
+			h.db,
+			{ name: `S${count}-${k}`, selection: { types: [] }, modelIds, ratersPerQuestion: k },
+			organiser
+		);
+		await changeStudyState(h.db, study.id, 'open', organiser);
+		return study.id;
+	}
+
+	async function assigned(publicId: string) {
+		const [a] = await h.db.select().from(assignment).where(eq(assignment.publicId, publicId));
+		return a;
+	}
+
+	// Sequential claims: concurrent ones may skip a locked question (see the concurrency test).
+	const claimEach = async (studyId: number, doctors: string[]) => {
+		const out = [];
+		for (const d of doctors) out.push(await claimNext(h.db, studyId, d));
+		return out;
+	};
+
+	it('never gives a question to more than k physicians, nor twice to one', async () => {
+		const studyId = await openStudy(2, 2);
+		const doctors = await insertUsers(h.db, 3, ['physician']);
+		const first = await claimEach(studyId, doctors);
+		const questions = await Promise.all(
+			first.map(async (r) =>
+				r.status === 'assigned' ? (await assigned(r.publicId)).studyQuestionId : null
+			)
+		);
+		// Ascending order: two physicians on question 1, the third on question 2.
+		expect(questions[0]).toBe(questions[1]);
+		expect(questions[2]).not.toBe(questions[0]);
+		// Mark everything submitted so the physicians ask again.
+		await h.db.update(assignment).set({ state: 'submitted', leaseExpiresAt: null });
+		const second = await claimEach(studyId, doctors);
+		const again = await Promise.all(
+			second.map(async (r) =>
+				r.status === 'assigned' ? (await assigned(r.publicId)).studyQuestionId : null
+			)
+		);
+		// Question 2 has one slot left; physician 3 already had it and question 1 is full.
+		expect(again[0]).toBe(questions[2]);
+		expect(second[1]).toEqual({ status: 'none', reason: 'exhausted' });
+		expect(second[2]).toEqual({ status: 'none', reason: 'exhausted' });
+		const slots = await h.db.select().from(studyQuestion).orderBy(asc(studyQuestion.id));
+		expect(slots.map((s) => s.openSlots)).toEqual([0, 0]);
+	});
+
+	it('keeps the lease on reload and returns expired leases to the queue', async () => {
+		const studyId = await openStudy(1, 1);
+		const [a, b] = await insertUsers(h.db, 2, ['physician']);
+		const t0 = new Date();
+		const first = await claimNext(h.db, studyId, a, t0);
+		expect(first).toMatchObject({ status: 'assigned', resumed: false });
+		const reload = await claimNext(h.db, studyId, a, new Date(t0.getTime() + 60_000));
+		expect(reload).toEqual({ ...first, resumed: true });
+		expect(await claimNext(h.db, studyId, b, t0)).toEqual({ status: 'none', reason: 'exhausted' });
+		// 31 minutes later the 30-minute lease has expired: b gets the question, a never again.
+		const later = new Date(t0.getTime() + 31 * 60_000);
+		const taken = await claimNext(h.db, studyId, b, later);
+		expect(taken).toMatchObject({ status: 'assigned', resumed: false });
+		if (first.status !== 'assigned') throw new Error('unreachable');
+		expect((await assigned(first.publicId)).state).toBe('expired');
+		expect(await claimNext(h.db, studyId, a, later)).toEqual({
+			status: 'none',
+			reason: 'exhausted'
+		});
+		const [listed] = await listOpenStudiesFor(h.db, b);
+		expect(listed).toMatchObject({ id: studyId, questions: 1, ranked: 0, available: 0 });
+	});
+
+	it('hands out nothing while the study is paused', async () => {
+		const studyId = await openStudy(1, 1);
+		const [a] = await insertUsers(h.db, 1, ['physician']);
+		await changeStudyState(h.db, studyId, 'pause', organiser);
+		expect(await claimNext(h.db, studyId, a)).toEqual({ status: 'none', reason: 'not_open' });
+	});
+
+	it('stores a seed that reproduces the displayed order, which differs between physicians', async () => {
+		const studyId = await openStudy(1, 8, MODELS);
+		const doctors = await insertUsers(h.db, 8, ['physician']);
+		const orders: string[] = [];
+		for (const d of doctors) {
+			const r = await claimNext(h.db, studyId, d);
+			if (r.status !== 'assigned') throw new Error('expected an assignment');
+			const a = await assigned(r.publicId);
+			const shown = await h.db
+				.select()
+				.from(assignmentCandidate)
+				.where(eq(assignmentCandidate.assignmentId, a.id))
+				.orderBy(asc(assignmentCandidate.position));
+			const ids = (
+				await h.db.select({ id: candidate.id }).from(candidate).orderBy(asc(candidate.id))
+			).map((c) => c.id);
+			expect(shown).toHaveLength(8);
+			expect(shown.map((s) => s.candidateId)).toEqual(seededShuffle(ids, a.seed));
+			// Candidate ids shown to physicians are opaque and differ per assignment.
+			expect(shown.every((s) => /^[a-z2-9]{12}$/.test(s.publicId))).toBe(true);
+			orders.push(shown.map((s) => s.candidateId).join());
+		}
+		expect(new Set(orders).size).toBeGreaterThan(1);
+	});
+
+	it('shows the physician letters and texts only, never model names or the reference flag', async () => {
+		const { modelIds } = await seedRankingContent(h.db, {
+			count: 2,
+			models: MODELS.slice(0, 2),
+			types: ['multi_hop_inverse', 'short_inverse']
+		});
+		const study = await createStudy(
+			h.db,
+			{ name: 'Blind', selection: { types: [] }, modelIds },
+			organiser
+		);
+		await changeStudyState(h.db, study.id, 'open', organiser);
+		const [a] = await insertUsers(h.db, 1, ['physician']);
+		for (let i = 0; i < 2; i++) {
+			const r = await claimNext(h.db, study.id, a);
+			if (r.status !== 'assigned') throw new Error('expected an assignment');
+			const view = await getAssignmentView(h.db, r.publicId, a);
+			expect(view!.candidates.map((c) => c.label)).toEqual([
+				'Response A',
+				'Response B',
+				'Response C'
+			]);
+			const json = JSON.stringify(view);
+			for (const word of [...MODELS, 'reference', 'isReference', 'modelId', 'responseId'])
+				expect(json.toLowerCase()).not.toContain(word.toLowerCase());
+			expect(view!.question.falseAnswer).toBeTruthy();
+			expect(await getAssignmentView(h.db, r.publicId, organiser)).toBeNull();
+			await h.db.update(assignment).set({ state: 'submitted', leaseExpiresAt: null });
+		}
+	});
+});

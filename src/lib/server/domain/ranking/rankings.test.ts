@@ -1,0 +1,189 @@
+import { asc, count, eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../db/client';
+import { assignment, ranking, rankingEntry, studyQuestion } from '../../db/schema';
+import { createTestDb, testDbKinds } from '../../db/testing';
+import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
+import { claimNext, getAssignmentView } from './queue';
+import { changeStudyState, createStudy } from './studies';
+import { submitRanking, type Submission } from './rankings';
+
+describe.each(testDbKinds())('submitting rankings on %s', (kind) => {
+	let h: DatabaseHandle;
+	let organiser: string;
+	let doctor: string;
+	let other: string;
+	beforeEach(async () => {
+		h = await createTestDb(kind);
+		[organiser] = await insertUsers(h.db, 1, ['organiser']);
+		[doctor, other] = await insertUsers(h.db, 2, ['physician']);
+	});
+	afterEach(async () => {
+		await h.close();
+	});
+
+	async function setUp(options: { allowTies?: boolean } = {}) {
+		const { modelIds } = await seedRankingContent(h.db, { count: 2, models: ['m1', 'm2'] });
+		const study = await createStudy(
+			h.db,
+			{ name: 'R', selection: { types: [] }, modelIds, ...options },
+			organiser
+		);
+		await changeStudyState(h.db, study.id, 'open', organiser);
+		const claim = await claimNext(h.db, study.id, doctor);
+		if (claim.status !== 'assigned') throw new Error('expected an assignment');
+		const view = (await getAssignmentView(h.db, claim.publicId, doctor))!;
+		const ids = view.candidates.map((c) => c.id);
+		const good = (over: Partial<Submission> = {}): Submission => ({
+			assignmentId: claim.publicId,
+			idempotencyKey: `key-${claim.publicId}`,
+			timeOnTaskMs: 42_000,
+			entries: ids.map((id, i) => ({
+				candidateId: id,
+				rank: i + 1,
+				tag: i === 0 ? 'good' : 'okay',
+				comment: i === 1 ? ' clear ' : ''
+			})),
+			...over
+		});
+		return { studyId: study.id, publicId: claim.publicId, ids, good };
+	}
+
+	const stored = async () => {
+		const [[r], [e]] = await Promise.all([
+			h.db.select({ n: count() }).from(ranking),
+			h.db.select({ n: count() }).from(rankingEntry)
+		]);
+		return { rankings: r.n, entries: e.n };
+	};
+
+	it('stores ranks, tags, comments, displayed order and time on task, idempotently', async () => {
+		const { good, publicId } = await setUp();
+		const first = await submitRanking(h.db, doctor, good());
+		expect(first.status).toBe('stored');
+		const again = await submitRanking(h.db, doctor, good());
+		expect(again).toEqual({ ...first, status: 'duplicate' });
+		expect(await stored()).toEqual({ rankings: 1, entries: 3 });
+		const [r] = await h.db.select().from(ranking);
+		expect(r.timeOnTaskMs).toBe(42_000);
+		expect(r.displayedOrder).toHaveLength(3);
+		const entries = await h.db
+			.select()
+			.from(rankingEntry)
+			.orderBy(asc(rankingEntry.displayPosition));
+		expect(entries.map((e) => [e.displayPosition, e.rank, e.tag, e.comment])).toEqual([
+			[1, 1, 'good', null],
+			[2, 2, 'okay', 'clear'],
+			[3, 3, 'okay', null]
+		]);
+		expect(entries.map((e) => e.candidateId)).toEqual(r.displayedOrder);
+		const [a] = await h.db.select().from(assignment).where(eq(assignment.publicId, publicId));
+		expect(a.state).toBe('submitted');
+		const [q] = await h.db
+			.select()
+			.from(studyQuestion)
+			.where(eq(studyQuestion.id, a.studyQuestionId));
+		expect(q.completed).toBe(1);
+		// A second submission with a new key is refused.
+		const twice = await submitRanking(h.db, doctor, good({ idempotencyKey: 'another-key-1' }));
+		expect(twice).toMatchObject({ status: 'refused', code: 'submitted' });
+	});
+
+	it('refuses bad rankings with a clear reason and stores nothing', async () => {
+		const { good, ids } = await setUp();
+		const base = good();
+		const cases: [Submission, RegExp][] = [
+			[{ ...base, entries: base.entries.map((e) => ({ ...e, rank: 1 })) }, /more than once/],
+			[
+				{ ...base, entries: base.entries.map((e, i) => ({ ...e, rank: i + 2 })) },
+				/between 1 and 3/
+			],
+			[
+				{ ...base, entries: base.entries.map((e, i) => ({ ...e, rank: i ? e.rank : null })) },
+				/not ranked/
+			],
+			[{ ...base, entries: base.entries.slice(1) }, /Rank all 3 responses/],
+			[{ ...base, entries: [...base.entries, base.entries[0]] }, /submitted twice/],
+			[
+				{
+					...base,
+					entries: base.entries.map((e, i) => ({
+						...e,
+						candidateId: i ? e.candidateId : 'zzzzzzzzzzzz'
+					}))
+				},
+				/not part of this question/
+			],
+			[
+				{ ...base, entries: base.entries.map((e) => ({ ...e, tag: 'great' as never })) },
+				/good, okay or bad/
+			],
+			[
+				{ ...base, entries: base.entries.map((e, i) => ({ ...e, tag: i ? e.tag : null })) },
+				/Tag every response/
+			]
+		];
+		for (const [submission, reason] of cases) {
+			const result = await submitRanking(h.db, doctor, submission);
+			expect(result.status, String(reason)).toBe('invalid');
+			if (result.status === 'invalid') expect(result.problems.join(' ')).toMatch(reason);
+		}
+		expect(ids).toHaveLength(3);
+		expect(await stored()).toEqual({ rankings: 0, entries: 0 });
+	});
+
+	it('refuses candidates of another assignment and assignments of another physician', async () => {
+		const { good } = await setUp();
+		const otherClaim = await claimNext(
+			h.db,
+			(await h.db.select().from(studyQuestion))[0].studyId,
+			other
+		);
+		if (otherClaim.status !== 'assigned') throw new Error('expected an assignment');
+		const otherView = (await getAssignmentView(h.db, otherClaim.publicId, other))!;
+		const foreign = good();
+		foreign.entries[0] = { ...foreign.entries[0], candidateId: otherView.candidates[0].id };
+		const r1 = await submitRanking(h.db, doctor, foreign);
+		expect(r1.status).toBe('invalid');
+		const r2 = await submitRanking(h.db, other, good());
+		expect(r2).toMatchObject({ status: 'refused', code: 'not_found' });
+		expect(await stored()).toEqual({ rankings: 0, entries: 0 });
+	});
+
+	it('asks to confirm inconsistent tags, then stores when confirmed', async () => {
+		const { good } = await setUp();
+		const base = good();
+		const inconsistent = {
+			...base,
+			entries: base.entries.map((e, i) => ({
+				...e,
+				tag: (i === 0 ? 'bad' : 'good') as 'bad' | 'good'
+			}))
+		};
+		const ask = await submitRanking(h.db, doctor, inconsistent);
+		expect(ask.status).toBe('needs_confirmation');
+		if (ask.status === 'needs_confirmation')
+			expect(ask.warnings[0]).toMatch(/Response A is ranked above Response B/);
+		expect(await stored()).toEqual({ rankings: 0, entries: 0 });
+		const ok = await submitRanking(h.db, doctor, { ...inconsistent, confirmInconsistent: true });
+		expect(ok.status).toBe('stored');
+	});
+
+	it('accepts competition-style ties only when the study allows them', async () => {
+		const { good } = await setUp({ allowTies: true });
+		const base = good();
+		const tied = { ...base, entries: base.entries.map((e, i) => ({ ...e, rank: i < 2 ? 1 : 3 })) };
+		expect((await submitRanking(h.db, doctor, tied)).status).toBe('stored');
+	});
+
+	it('refuses a closed study and an expired lease', async () => {
+		const { good, studyId } = await setUp();
+		const late = new Date(Date.now() + 31 * 60_000);
+		const expired = await submitRanking(h.db, doctor, good(), late);
+		expect(expired).toMatchObject({ status: 'refused', code: 'expired' });
+		await changeStudyState(h.db, studyId, 'close', organiser);
+		const closed = await submitRanking(h.db, doctor, good());
+		expect(closed).toMatchObject({ status: 'refused', code: 'closed' });
+		expect(await stored()).toEqual({ rankings: 0, entries: 0 });
+	});
+});

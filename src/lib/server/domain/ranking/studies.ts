@@ -1,0 +1,356 @@
+import { and, asc, count, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import { QA_TYPE_VALUES } from '../../../schemas/qa-record';
+import type { Db, Tx } from '../../db/client';
+import {
+	candidate,
+	model,
+	qaItem,
+	qaItemVersion,
+	rankingStudy,
+	response,
+	snapshot,
+	snapshotItem,
+	studyModel,
+	studyQuestion,
+	type RankingStudy
+} from '../../db/schema';
+import type { StudyState } from '../../db/schema/enums';
+import { recordAudit } from '../audit/audit';
+import { chunk } from '../../db/chunk';
+
+/** Which items a study asks about: filters combined with AND, or an explicit list of item ids. */
+export const selectionSchema = z.object({
+	types: z.array(z.enum(QA_TYPE_VALUES)).default([]),
+	snapshotId: z.number().int().positive().optional(),
+	importId: z.number().int().positive().optional(),
+	itemIds: z.array(z.number().int().positive()).max(100_000).optional()
+});
+export type Selection = z.infer<typeof selectionSchema>;
+
+export const studyInputSchema = z.object({
+	name: z.string().trim().min(1, 'must not be empty').max(200),
+	instructions: z.string().max(20_000, 'is longer than 20,000 characters').default(''),
+	selection: selectionSchema,
+	modelIds: z
+		.array(z.number().int().positive())
+		.min(1, 'choose at least one model')
+		.max(26, 'at most 26 models')
+		.transform((ids) => [...new Set(ids)]),
+	includeReference: z.boolean().default(true),
+	ratersPerQuestion: z.number().int().min(1).max(50).default(3),
+	allowTies: z.boolean().default(false),
+	leaseMinutes: z
+		.number()
+		.int()
+		.min(1)
+		.max(24 * 60)
+		.default(30)
+});
+export type StudyInput = z.input<typeof studyInputSchema>;
+
+export class StudyError extends Error {
+	constructor(
+		readonly field: string,
+		message: string
+	) {
+		super(message);
+	}
+}
+
+/** The current (or snapshot) versions of the items a selection names, in item id order. */
+async function selectedVersions(db: Db | Tx, selection: Selection) {
+	const filters: SQL[] = [];
+	if (selection.types.length) filters.push(inArray(qaItem.type, selection.types));
+	if (selection.itemIds) filters.push(inArray(qaItem.id, selection.itemIds));
+	if (selection.importId) {
+		filters.push(
+			sql`exists (select 1 from ${qaItemVersion} v where v.item_id = ${qaItem.id} and v.import_id = ${selection.importId})`
+		);
+	}
+	if (selection.snapshotId) {
+		return db
+			.select({ itemId: qaItem.id, versionId: snapshotItem.itemVersionId })
+			.from(snapshotItem)
+			.innerJoin(qaItem, eq(qaItem.id, snapshotItem.itemId))
+			.where(and(eq(snapshotItem.snapshotId, selection.snapshotId), ...filters))
+			.orderBy(asc(qaItem.id));
+	}
+	filters.push(isNotNull(qaItem.currentVersionId));
+	return db
+		.select({ itemId: qaItem.id, versionId: sql<number>`${qaItem.currentVersionId}` })
+		.from(qaItem)
+		.where(and(...filters))
+		.orderBy(asc(qaItem.id));
+}
+
+export interface Eligibility {
+	eligible: { itemId: number; versionId: number }[];
+	/** Selected items lacking a response from at least one chosen model. */
+	missing: { itemId: number; question: string; models: string[] }[];
+}
+
+/** Splits the selected items into eligible ones (every chosen model answered) and the rest. */
+export async function checkEligibility(
+	db: Db | Tx,
+	selection: Selection,
+	modelIds: number[]
+): Promise<Eligibility> {
+	const versions = await selectedVersions(db, selection);
+	if (!versions.length || !modelIds.length) return { eligible: [], missing: [] };
+	const models = await db
+		.select({ id: model.id, name: model.name })
+		.from(model)
+		.where(inArray(model.id, modelIds));
+	const answered = new Map<number, Set<number>>();
+	for (const ids of chunk(
+		versions.map((v) => v.itemId),
+		5000
+	)) {
+		const rows = await db
+			.select({ itemId: response.itemId, modelId: response.modelId })
+			.from(response)
+			.where(and(inArray(response.itemId, ids), inArray(response.modelId, modelIds)));
+		for (const r of rows) {
+			if (!answered.has(r.itemId)) answered.set(r.itemId, new Set());
+			answered.get(r.itemId)!.add(r.modelId);
+		}
+	}
+	const eligible: Eligibility['eligible'] = [];
+	const missingIds: { itemId: number; models: string[] }[] = [];
+	for (const v of versions) {
+		const have = answered.get(v.itemId);
+		const lacking = models.filter((m) => !have?.has(m.id)).map((m) => m.name);
+		if (lacking.length) missingIds.push({ itemId: v.itemId, models: lacking });
+		else eligible.push(v);
+	}
+	const questions = new Map<number, string>();
+	for (const ids of chunk(
+		missingIds.slice(0, 500).map((m) => m.itemId),
+		500
+	)) {
+		const rows = await db
+			.select({ id: qaItem.id, question: qaItem.question })
+			.from(qaItem)
+			.where(inArray(qaItem.id, ids));
+		for (const r of rows) questions.set(r.id, r.question);
+	}
+	return {
+		eligible,
+		missing: missingIds.map((m) => ({ ...m, question: questions.get(m.itemId) ?? '' }))
+	};
+}
+
+/** Creates a study in the draft state; questions and candidates are frozen when it opens. */
+export async function createStudy(
+	db: Db,
+	input: StudyInput,
+	actorId: string
+): Promise<RankingStudy> {
+	const data = studyInputSchema.parse(input);
+	return db.transaction(async (tx) => {
+		const [taken] = await tx
+			.select({ id: rankingStudy.id })
+			.from(rankingStudy)
+			.where(eq(rankingStudy.name, data.name));
+		if (taken) throw new StudyError('name', `A study named “${data.name}” already exists.`);
+		const known = await tx
+			.select({ id: model.id })
+			.from(model)
+			.where(inArray(model.id, data.modelIds));
+		if (known.length !== data.modelIds.length)
+			throw new StudyError('modelIds', 'One of the chosen models does not exist.');
+		const [study] = await tx
+			.insert(rankingStudy)
+			.values({
+				name: data.name,
+				instructions: data.instructions,
+				includeReference: data.includeReference,
+				ratersPerQuestion: data.ratersPerQuestion,
+				allowTies: data.allowTies,
+				leaseMinutes: data.leaseMinutes,
+				selection: data.selection,
+				createdBy: actorId
+			})
+			.returning();
+		await tx
+			.insert(studyModel)
+			.values(data.modelIds.map((modelId) => ({ studyId: study.id, modelId })));
+		await recordAudit(tx, {
+			actorId,
+			action: 'study.create',
+			objectType: 'ranking_study',
+			objectId: study.id,
+			after: { ...data, instructions: undefined }
+		});
+		return study;
+	});
+}
+
+/** Inserts the study's questions and candidate texts (model responses and the reference). */
+async function freezeQuestions(tx: Tx, study: RankingStudy): Promise<number> {
+	const modelIds = (
+		await tx
+			.select({ id: studyModel.modelId })
+			.from(studyModel)
+			.where(eq(studyModel.studyId, study.id))
+	).map((m) => m.id);
+	const selection = selectionSchema.parse(study.selection);
+	const { eligible } = await checkEligibility(tx, selection, modelIds);
+	if (!eligible.length)
+		throw new StudyError('state', 'No eligible questions: every chosen model must have answered.');
+	for (const part of chunk(eligible, 1000)) {
+		const questions = await tx
+			.insert(studyQuestion)
+			.values(
+				part.map((e) => ({
+					studyId: study.id,
+					itemId: e.itemId,
+					itemVersionId: e.versionId,
+					openSlots: study.ratersPerQuestion
+				}))
+			)
+			.returning({ id: studyQuestion.id, itemId: studyQuestion.itemId });
+		const questionOf = new Map(questions.map((q) => [q.itemId, q.id]));
+		const itemIds = part.map((e) => e.itemId);
+		const responses = await tx
+			.select({
+				id: response.id,
+				itemId: response.itemId,
+				modelId: response.modelId,
+				text: response.text
+			})
+			.from(response)
+			.where(and(inArray(response.itemId, itemIds), inArray(response.modelId, modelIds)));
+		const rows: (typeof candidate.$inferInsert)[] = responses.map((r) => ({
+			studyQuestionId: questionOf.get(r.itemId)!,
+			responseId: r.id,
+			modelId: r.modelId,
+			text: r.text
+		}));
+		if (study.includeReference) {
+			const refs = await tx
+				.select({
+					id: qaItemVersion.id,
+					itemId: qaItemVersion.itemId,
+					answer: qaItemVersion.answer
+				})
+				.from(qaItemVersion)
+				.where(
+					inArray(
+						qaItemVersion.id,
+						part.map((e) => e.versionId)
+					)
+				);
+			for (const r of refs)
+				rows.push({
+					studyQuestionId: questionOf.get(r.itemId)!,
+					isReference: true,
+					text: r.answer ?? ''
+				});
+		}
+		for (const c of chunk(rows, 2000)) await tx.insert(candidate).values(c);
+	}
+	return eligible.length;
+}
+
+const TRANSITIONS: Record<'open' | 'pause' | 'close', { from: StudyState[]; to: StudyState }> = {
+	open: { from: ['draft', 'paused'], to: 'open' },
+	pause: { from: ['open'], to: 'paused' },
+	close: { from: ['open', 'paused'], to: 'closed' }
+};
+export type StudyTransition = keyof typeof TRANSITIONS;
+
+/**
+ * Moves a study through draft → open ⇄ paused → closed. The first opening freezes the question
+ * set and the candidate texts; later changes to items or responses do not reach the study.
+ */
+export async function changeStudyState(
+	db: Db,
+	studyId: number,
+	transition: StudyTransition,
+	actorId: string
+): Promise<RankingStudy> {
+	const rule = TRANSITIONS[transition];
+	return db.transaction(async (tx) => {
+		const [study] = await tx
+			.select()
+			.from(rankingStudy)
+			.where(eq(rankingStudy.id, studyId))
+			.for('update');
+		if (!study) throw new StudyError('id', 'No such study.');
+		if (!rule.from.includes(study.state))
+			throw new StudyError('state', `A ${study.state} study cannot be ${transition}ed.`);
+		let questions: number | undefined;
+		if (study.state === 'draft') questions = await freezeQuestions(tx, study);
+		const now = new Date();
+		const [updated] = await tx
+			.update(rankingStudy)
+			.set({
+				state: rule.to,
+				...(study.openedAt ? {} : rule.to === 'open' ? { openedAt: now } : {}),
+				...(rule.to === 'closed' ? { closedAt: now } : {})
+			})
+			.where(eq(rankingStudy.id, studyId))
+			.returning();
+		await recordAudit(tx, {
+			actorId,
+			action: `study.${transition}`,
+			objectType: 'ranking_study',
+			objectId: studyId,
+			before: { state: study.state },
+			after: { state: rule.to, questions }
+		});
+		return updated;
+	});
+}
+
+/** All studies with their question counts, newest first (organiser list). */
+export async function listStudies(db: Db) {
+	return db
+		.select({
+			id: rankingStudy.id,
+			name: rankingStudy.name,
+			state: rankingStudy.state,
+			ratersPerQuestion: rankingStudy.ratersPerQuestion,
+			createdAt: rankingStudy.createdAt,
+			questions: sql<number>`(select count(*)::int from ${studyQuestion} q where q.study_id = ranking_study.id)`
+		})
+		.from(rankingStudy)
+		.orderBy(sql`${rankingStudy.id} desc`);
+}
+
+/** One study with the names of its models (organiser only: names identify models). */
+export async function getStudy(db: Db, studyId: number) {
+	const [study] = await db.select().from(rankingStudy).where(eq(rankingStudy.id, studyId));
+	if (!study) return null;
+	const models = await db
+		.select({ id: model.id, name: model.name })
+		.from(studyModel)
+		.innerJoin(model, eq(model.id, studyModel.modelId))
+		.where(eq(studyModel.studyId, studyId))
+		.orderBy(asc(model.name));
+	const [{ questions }] = await db
+		.select({ questions: count() })
+		.from(studyQuestion)
+		.where(eq(studyQuestion.studyId, studyId));
+	return { ...study, selection: selectionSchema.parse(study.selection), models, questions };
+}
+
+/** Models that have at least one response, for the study form. */
+export async function listModelsWithCounts(db: Db) {
+	return db
+		.select({ id: model.id, name: model.name, responses: count(response.id) })
+		.from(model)
+		.leftJoin(response, eq(response.modelId, model.id))
+		.groupBy(model.id, model.name)
+		.orderBy(asc(model.name));
+}
+
+/** Snapshots an organiser can base a study on. */
+export async function listSnapshotsForStudies(db: Db) {
+	return db
+		.select({ id: snapshot.id, name: snapshot.name, itemCount: snapshot.itemCount })
+		.from(snapshot)
+		.orderBy(sql`${snapshot.id} desc`);
+}

@@ -1,0 +1,247 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { asc, eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { aggregateItems, createEmbedder, scoreCases, type TaskType } from '$scoring';
+import type { DatabaseHandle } from '../../db/client';
+import { model, qaItem, response, score, scoringRun } from '../../db/schema';
+import { createTestDb, testDbKinds } from '../../db/testing';
+import { validRecord } from '../../fixtures/records';
+import { importQaFiles } from '../imports/qa-import';
+import { importResponses } from '../imports/response-import';
+import { parseCsv } from '../../csv';
+import { runScores, scoreDistributions, scoresCsv } from './results';
+import {
+	createRun,
+	executeRun,
+	headlineValue,
+	newRunSchema,
+	recoverRuns,
+	ScoringRunError,
+	type RunSummary
+} from './runs';
+import { createUser } from '../people/users';
+
+const actor = { userId: null, label: 'test' };
+const TYPES: TaskType[] = [
+	'true_false',
+	'multiple_choice',
+	'list',
+	'short_answer',
+	'short_inverse',
+	'multi_hop',
+	'multi_hop_inverse'
+];
+const records = TYPES.flatMap((t) => [validRecord(t, 1), validRecord(t, 2)]);
+/** A strong and a weak model; each answers every item (the weak one skips one short answer). */
+const answers: Record<string, (r: Record<string, unknown>, i: number) => unknown> = {
+	strong: (r) =>
+		r.type === 'true_false'
+			? 'True'
+			: r.type === 'multiple_choice'
+				? r.correct_answer
+				: r.type === 'list'
+					? (r.answer as string[]).join(', ')
+					: r.type === 'short_inverse'
+						? r.incorrect_explanation
+						: r.type === 'multi_hop_inverse'
+							? 'Step 2. Thiazides raise serum uric acid by reducing renal excretion.'
+							: r.answer,
+	weak: (r, i) => (i % 3 === 0 ? 'False' : [{ generated_text: 'I am not sure about this.' }])
+};
+
+describe.each(testDbKinds())('scoring runs on %s', (kind) => {
+	let h: DatabaseHandle;
+	let userId: string;
+	beforeEach(async () => {
+		h = await createTestDb(kind);
+		await importQaFiles(h.db, [{ fileName: 'qa.json', text: JSON.stringify(records) }], { actor });
+		for (const [name, answer] of Object.entries(answers)) {
+			const files = TYPES.map((t) => {
+				const inputs = records.filter((r) => r.type === t);
+				const responses = inputs.map((r) => answer(r, records.indexOf(r)));
+				return { fileName: `${t}.json`, text: JSON.stringify({ inputs, responses }) };
+			});
+			await importResponses(h.db, files, { actor, model: name });
+		}
+		const organiser = await createUser(h.db, {
+			email: 'org@test.local',
+			displayName: 'Org',
+			roles: ['organiser'],
+			password: 'a-long-enough-password'
+		});
+		userId = organiser.id;
+	});
+	afterEach(async () => {
+		vi.unstubAllEnvs();
+		await h.close();
+	});
+
+	const modelIds = async () =>
+		(await h.db.select().from(model).orderBy(asc(model.id))).map((m) => m.id);
+
+	it.each(['official', 'corrected'] as const)(
+		'stores, in %s mode, exactly the scores scoreCases gives for the same input',
+		async (mode) => {
+			const ids = await modelIds();
+			const run = await createRun(
+				h.db,
+				newRunSchema.parse({ modelIds: ids.map(String), mode, embedder: 'hash:64' }),
+				userId
+			);
+			expect(run).toMatchObject({ state: 'queued', progressTotal: 28, mode, embedder: 'hash:64' });
+
+			expect(await executeRun(h.db, run.id)).toBe('done');
+
+			// The same cases built independently from the imported records and raw outputs.
+			const items = await h.db.select().from(qaItem);
+			const recordOf = new Map(
+				items.map((it) => [it.id, records.find((r) => r.question === it.question)!])
+			);
+			const responses = await h.db
+				.select()
+				.from(response)
+				.orderBy(asc(response.modelId), asc(response.itemId));
+			const expected = await scoreCases(
+				responses.map((r) => {
+					const item = recordOf.get(r.itemId)!;
+					return { id: String(r.id), type: item.type as TaskType, item, response: r.raw };
+				}),
+				{ qaRecords: records, mode, embedder: await createEmbedder('hash:64') }
+			);
+			const stored = await h.db.select().from(score).where(eq(score.runId, run.id));
+			expect(stored).toHaveLength(28);
+			for (const item of expected.items) {
+				const row = stored.find((s) => String(s.responseId) === item.id)!;
+				const { itemVersionId, ...metrics } = row.metrics as Record<string, unknown>;
+				expect(metrics).toEqual(item.score);
+				expect(row.value).toBe(headlineValue(item));
+				expect(itemVersionId).toBe(items.find((it) => it.id === row.itemId)!.currentVersionId);
+			}
+
+			const [done] = await h.db.select().from(scoringRun).where(eq(scoringRun.id, run.id));
+			expect(done).toMatchObject({
+				state: 'done',
+				progressDone: 28,
+				progressTotal: 28,
+				error: null,
+				scorerVersion: expected.meta.scorerVersion,
+				idfCorpusSize: expected.meta.idfCorpusSize,
+				baseline: expected.meta.baseline
+			});
+			expect(done.idfCorpusSize).toBeGreaterThan(0);
+			const summary = done.summary as RunSummary;
+			expect(summary.models.map((m) => [m.name, m.responses])).toEqual([
+				['strong', 14],
+				['weak', 14]
+			]);
+			for (const m of summary.models) {
+				const mine = responses.filter((r) => r.modelId === m.modelId).map((r) => String(r.id));
+				const agg = aggregateItems(
+					expected.items.filter((i) => mine.includes(i.id)),
+					mode
+				);
+				expect(m.leaderboard).toEqual(agg.leaderboard);
+			}
+			const [strong, weak] = summary.models;
+			expect(strong.leaderboard.tfAcc).toBe(1);
+			expect(strong.leaderboard.mcAcc).toBe(1);
+			expect(weak.leaderboard.mcAcc).toBe(0);
+			expect(strong.leaderboard.overall).toBeGreaterThan(weak.leaderboard.overall);
+		}
+	);
+
+	it('summarises distributions per model and type and exports CSV naming mode and embedder', async () => {
+		const ids = await modelIds();
+		const run = await createRun(
+			h.db,
+			{ modelIds: ids, mode: 'official', embedder: 'hash:64' },
+			userId
+		);
+		await executeRun(h.db, run.id);
+		const boxes = await scoreDistributions(h.db, run.id);
+		expect(boxes).toHaveLength(10);
+		const stored = await h.db.select().from(score).where(eq(score.runId, run.id));
+		for (const b of boxes) {
+			const values = stored
+				.filter((s) => s.modelId === b.modelId && s.type === b.type)
+				.map((s) => s.value)
+				.sort((a, c) => a - c);
+			expect(b.n).toBe(2);
+			expect([b.min, b.max]).toEqual([values[0], values[1]]);
+			expect(b.median).toBeCloseTo((values[0] + values[1]) / 2, 12);
+			expect(b.q1).toBeCloseTo(values[0] + 0.25 * (values[1] - values[0]), 12);
+		}
+		const csv = parseCsv(scoresCsv(run, await runScores(h.db, run.id)));
+		expect(csv).toHaveLength(29);
+		const [head, first] = csv;
+		expect(head.slice(0, 5)).toEqual(['run_id', 'mode', 'embedder', 'scorer_version', 'model']);
+		expect(first.slice(0, 5)).toEqual([String(run.id), 'official', 'hash:64', '1.0.0', 'strong']);
+	});
+
+	it('marks the run failed with a clear message when the MiniLM weights are missing', async () => {
+		const empty = mkdtempSync(join(tmpdir(), 'no-minilm-'));
+		vi.stubEnv('SCORING_MODEL_DIR', empty);
+		vi.stubEnv('SCORING_ALLOW_DOWNLOAD', '');
+		const run = await createRun(
+			h.db,
+			{ modelIds: await modelIds(), mode: 'official', embedder: 'minilm' },
+			userId
+		);
+		expect(await executeRun(h.db, run.id)).toBe('failed');
+		const [failed] = await h.db.select().from(scoringRun).where(eq(scoringRun.id, run.id));
+		expect(failed.state).toBe('failed');
+		expect(failed.error).toContain('MiniLM weights');
+		expect(failed.error).toContain(empty);
+		expect(failed.error).toContain('SCORING_MODEL_DIR');
+		expect(failed.finishedAt).not.toBeNull();
+		expect(await h.db.select().from(score)).toHaveLength(0);
+	});
+
+	it('runs a run once, and marks runs interrupted by a restart failed', async () => {
+		const ids = await modelIds();
+		const a = await createRun(
+			h.db,
+			{ modelIds: ids, mode: 'official', embedder: 'hash:8' },
+			userId
+		);
+		const b = await createRun(
+			h.db,
+			{ modelIds: ids, mode: 'official', embedder: 'hash:8' },
+			userId
+		);
+		expect(await executeRun(h.db, a.id)).toBe('done');
+		expect(await executeRun(h.db, a.id)).toBe('skipped');
+		expect(await recoverRuns(h.db)).toBe(1);
+		const [after] = await h.db.select().from(scoringRun).where(eq(scoringRun.id, b.id));
+		expect(after.state).toBe('failed');
+		expect(after.error).toMatch(/server stopped/);
+		expect(await executeRun(h.db, b.id)).toBe('skipped');
+	});
+
+	it('validates the choice of models, mode and embedder', async () => {
+		expect(
+			newRunSchema.safeParse({ modelIds: [], mode: 'official', embedder: 'hash:64' }).success
+		).toBe(false);
+		expect(
+			newRunSchema.safeParse({ modelIds: [1], mode: 'mixed', embedder: 'hash:64' }).success
+		).toBe(false);
+		expect(
+			newRunSchema.safeParse({ modelIds: [1], mode: 'official', embedder: 'hash:0' }).success
+		).toBe(false);
+		expect(
+			newRunSchema.safeParse({ modelIds: [1], mode: 'official', embedder: 'bert' }).success
+		).toBe(false);
+		expect(
+			newRunSchema.parse({ modelIds: ['2', '1', '2'], mode: 'corrected', embedder: 'minilm' })
+		).toEqual({
+			modelIds: [1, 2],
+			mode: 'corrected',
+			embedder: 'minilm'
+		});
+		await expect(
+			createRun(h.db, { modelIds: [9999], mode: 'official', embedder: 'hash:8' }, userId)
+		).rejects.toThrow(ScoringRunError);
+	});
+});

@@ -1,0 +1,110 @@
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../db/client';
+import { adjudication, dataset, qaItem, type User } from '../../db/schema';
+import { createTestDb, testDbKinds } from '../../db/testing';
+import { reviewNext } from '../../fixtures/review-flow';
+import { seedItems, seedUsers } from '../../fixtures/review';
+import { adjudicate, adjudicationCase, adjudicationQueue } from './adjudication';
+import { ensureReviewTasks } from '../review/queue';
+import { amendReview, newFormKey } from '../review/reviews';
+import { drawSecondarySample } from './sampling';
+
+describe.each(testDbKinds())('adjudication on %s', (kind) => {
+	let h: DatabaseHandle;
+	let alice: User;
+	let bob: User;
+	let org: User;
+	beforeEach(async () => {
+		h = await createTestDb(kind);
+		await seedItems(h.db, 1);
+		[alice, bob] = await seedUsers(h.db, 2);
+		[org] = await seedUsers(h.db, 1, ['organiser']);
+		await h.db.update(dataset).set({ secondaryShare: 1 });
+		const [ds] = await h.db.select().from(dataset);
+		await drawSecondarySample(h.db, org.id, { datasetId: ds.id, seed: 's' });
+		await ensureReviewTasks(h.db);
+	});
+	afterEach(async () => {
+		await h.close();
+	});
+
+	const itemOf = async (id: number) =>
+		(await h.db.select().from(qaItem).where(eq(qaItem.id, id)))[0];
+
+	it('marks agreeing reviews as agreed and different verdicts as a disagreement', async () => {
+		const one = await reviewNext(h.db, alice.id, { verdict: 'correct', relevance: 5 });
+		await reviewNext(h.db, bob.id, { verdict: 'correct', relevance: 4 });
+		expect(await itemOf(one.lease.itemId)).toMatchObject({
+			status: 'verified',
+			provenance: 'agreed',
+			finalVerdict: 'correct',
+			finalRelevance: 4
+		});
+		const two = await reviewNext(h.db, alice.id, { verdict: 'correct', relevance: 5 });
+		await reviewNext(h.db, bob.id, { verdict: 'incorrect', relevance: 5 });
+		expect((await itemOf(two.lease.itemId)).status).toBe('disagreement');
+		const queue = await adjudicationQueue(h.db);
+		expect(queue.map((q) => q.id)).toEqual([two.lease.itemId]);
+	});
+
+	it('shows both reviews under pseudonyms, records the decision and locks amendments', async () => {
+		const first = await reviewNext(h.db, alice.id, { verdict: 'correct', relevance: 5 });
+		const second = await reviewNext(h.db, bob.id, { verdict: 'correct', relevance: 2 });
+		const itemId = first.lease.itemId;
+		expect((await itemOf(itemId)).status).toBe('disagreement');
+		const shown = await adjudicationCase(h.db, itemId);
+		expect(shown!.primary).toMatchObject({
+			verdict: 'correct',
+			relevance: 5,
+			reviewer: alice.pseudonym
+		});
+		expect(shown!.secondary).toMatchObject({ relevance: 2, reviewer: bob.pseudonym });
+		expect(JSON.stringify(shown)).not.toContain(alice.displayName);
+		const revealed = await adjudicationCase(h.db, itemId, true);
+		expect(revealed!.primary!.reviewer).toBe(alice.displayName);
+
+		await adjudicate(h.db, org.id, {
+			itemId,
+			verdict: 'correct',
+			relevance: 4,
+			reason: 'Common in GP.'
+		});
+		expect(await itemOf(itemId)).toMatchObject({
+			status: 'verified',
+			provenance: 'adjudicated',
+			finalVerdict: 'correct',
+			finalRelevance: 4
+		});
+		const [saved] = await h.db.select().from(adjudication);
+		expect(saved.reviewIds.sort()).toEqual([first.review.id, second.review.id].sort());
+		const again = await adjudicate(h.db, org.id, {
+			itemId,
+			verdict: 'incorrect',
+			relevance: 1,
+			reason: 'twice'
+		}).catch((e) => e);
+		expect(again.code).toBe('conflict');
+		const amend = await amendReview(h.db, alice.id, first.review.id, {
+			verdict: 'incorrect',
+			relevance: 1,
+			key: newFormKey()
+		}).catch((e) => e);
+		expect(amend.code).toBe('locked');
+	});
+
+	it('resolves a disagreement when a reviewer amends towards agreement', async () => {
+		const first = await reviewNext(h.db, alice.id, { verdict: 'incorrect', relevance: 5 });
+		await reviewNext(h.db, bob.id, { verdict: 'correct', relevance: 5 });
+		expect((await itemOf(first.lease.itemId)).status).toBe('disagreement');
+		await amendReview(h.db, alice.id, first.review.id, {
+			verdict: 'correct',
+			relevance: 5,
+			key: newFormKey()
+		});
+		expect(await itemOf(first.lease.itemId)).toMatchObject({
+			status: 'verified',
+			provenance: 'agreed'
+		});
+	});
+});

@@ -1,0 +1,172 @@
+import { and, asc, desc, eq, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import type { Db } from '../../db/client';
+import { dispute, disputeComment, qaItem, user } from '../../db/schema';
+import { DISPUTE_CATEGORIES, DISPUTE_STATUSES, type DisputeStatus } from '../../db/schema/enums';
+import { recordAudit } from '../audit/audit';
+import { correctItem, withdrawItem } from '../items/corrections';
+import { ReviewError } from '../review/errors';
+import { itemForDisplay } from '../items/display';
+
+/** The lifecycle: open → under_review → upheld | rejected. */
+const NEXT: Record<DisputeStatus, DisputeStatus[]> = {
+	open: ['under_review'],
+	under_review: ['upheld', 'rejected'],
+	upheld: [],
+	rejected: []
+};
+
+export const disputeFilterSchema = z.object({
+	status: z.enum(DISPUTE_STATUSES).optional().catch(undefined),
+	category: z.enum(DISPUTE_CATEGORIES).optional().catch(undefined)
+});
+
+const raiser = alias(user, 'raiser');
+const owner = alias(user, 'owner');
+
+/** Disputes, newest first, filtered by status and category. */
+export function listDisputes(db: Db, filter: z.infer<typeof disputeFilterSchema>) {
+	const where: SQL[] = [];
+	if (filter.status) where.push(eq(dispute.status, filter.status));
+	if (filter.category) where.push(eq(dispute.category, filter.category));
+	return db
+		.select({
+			id: dispute.id,
+			itemId: dispute.itemId,
+			question: qaItem.question,
+			type: qaItem.type,
+			category: dispute.category,
+			status: dispute.status,
+			reason: dispute.reason,
+			raisedBy: raiser.pseudonym,
+			owner: owner.displayName,
+			createdAt: dispute.createdAt,
+			updatedAt: dispute.updatedAt
+		})
+		.from(dispute)
+		.innerJoin(qaItem, eq(qaItem.id, dispute.itemId))
+		.innerJoin(raiser, eq(raiser.id, dispute.raisedBy))
+		.leftJoin(owner, eq(owner.id, dispute.ownerId))
+		.where(where.length ? and(...where) : undefined)
+		.orderBy(desc(dispute.createdAt), desc(dispute.id));
+}
+
+/** A dispute with its thread, the item as it is now, and the transitions open to it. */
+export async function getDispute(db: Db, id: number) {
+	const [row] = await db
+		.select({ dispute, raisedBy: raiser.pseudonym, owner: owner.displayName })
+		.from(dispute)
+		.innerJoin(raiser, eq(raiser.id, dispute.raisedBy))
+		.leftJoin(owner, eq(owner.id, dispute.ownerId))
+		.where(eq(dispute.id, id));
+	if (!row) return null;
+	const thread = await db
+		.select({
+			id: disputeComment.id,
+			body: disputeComment.body,
+			statusChange: disputeComment.statusChange,
+			author: user.displayName,
+			createdAt: disputeComment.createdAt
+		})
+		.from(disputeComment)
+		.innerJoin(user, eq(user.id, disputeComment.authorId))
+		.where(eq(disputeComment.disputeId, id))
+		.orderBy(asc(disputeComment.createdAt), asc(disputeComment.id));
+	const shown = await itemForDisplay(db, row.dispute.itemId);
+	return { ...row, thread, ...shown!, next: NEXT[row.dispute.status] };
+}
+
+export const commentSchema = z.object({
+	body: z.string().trim().min(1, 'Write a comment.').max(4000)
+});
+
+/** Adds a comment to a dispute's thread. */
+export async function commentOnDispute(db: Db, actorId: string, id: number, body: string) {
+	return db.transaction(async (tx) => {
+		const [d] = await tx.select().from(dispute).where(eq(dispute.id, id));
+		if (!d) throw new ReviewError('not_found', `There is no dispute ${id}.`);
+		await tx.insert(disputeComment).values({ disputeId: id, authorId: actorId, body });
+		await tx.update(dispute).set({ updatedAt: new Date() }).where(eq(dispute.id, id));
+	});
+}
+
+export const transitionSchema = z
+	.object({
+		to: z.enum(DISPUTE_STATUSES, 'Choose the new status.'),
+		comment: z.string().trim().max(4000).optional(),
+		/** For `upheld`: what happens to the item. */
+		remedy: z.enum(['correct', 'withdraw']).optional(),
+		record: z.string().max(200_000).optional()
+	})
+	.superRefine((v, ctx) => {
+		if ((v.to === 'upheld' || v.to === 'rejected') && !v.comment)
+			ctx.addIssue({ code: 'custom', path: ['comment'], message: 'Explain the decision.' });
+		if (v.to === 'upheld' && !v.remedy)
+			ctx.addIssue({
+				code: 'custom',
+				path: ['remedy'],
+				message: 'An upheld dispute corrects or withdraws the item.'
+			});
+		if (v.to === 'upheld' && v.remedy === 'correct' && !v.record?.trim())
+			ctx.addIssue({ code: 'custom', path: ['record'], message: 'Give the corrected record.' });
+	});
+
+/**
+ * Moves a dispute along its lifecycle in one transaction: taking it under review makes the actor
+ * its owner; upholding corrects (a new item version) or withdraws the item; every change adds a
+ * comment to the thread and an audit event.
+ */
+export async function transitionDispute(
+	db: Db,
+	actorId: string,
+	id: number,
+	input: z.infer<typeof transitionSchema>
+) {
+	return db.transaction(async (tx) => {
+		const [d] = await tx.select().from(dispute).where(eq(dispute.id, id)).for('update');
+		if (!d) throw new ReviewError('not_found', `There is no dispute ${id}.`);
+		if (!NEXT[d.status].includes(input.to))
+			throw new ReviewError(
+				'conflict',
+				`A dispute that is ${d.status.replace('_', ' ')} cannot become ${input.to.replace('_', ' ')}. Nothing was changed.`
+			);
+		const now = new Date();
+		const final = input.to === 'upheld' || input.to === 'rejected';
+		if (input.to === 'upheld' && input.remedy === 'correct') {
+			await correctItem(tx, actorId, {
+				itemId: d.itemId,
+				recordJson: input.record!,
+				reason: `dispute ${id}: ${input.comment}`
+			});
+		} else if (input.to === 'upheld' && input.remedy === 'withdraw') {
+			await withdrawItem(tx, actorId, d.itemId, `dispute ${id}: ${input.comment}`);
+		}
+		const [after] = await tx
+			.update(dispute)
+			.set({
+				status: input.to,
+				ownerId: d.ownerId ?? actorId,
+				updatedAt: now,
+				resolvedAt: final ? now : null,
+				resolution: final ? `${input.remedy ? `${input.remedy}: ` : ''}${input.comment}` : null
+			})
+			.where(eq(dispute.id, id))
+			.returning();
+		await tx.insert(disputeComment).values({
+			disputeId: id,
+			authorId: actorId,
+			body: input.comment || `Status changed to ${input.to.replace('_', ' ')}.`,
+			statusChange: input.to
+		});
+		await recordAudit(tx, {
+			actorId,
+			action: `dispute.${input.to}`,
+			objectType: 'dispute',
+			objectId: id,
+			before: { status: d.status, ownerId: d.ownerId },
+			after: { status: after.status, ownerId: after.ownerId, resolution: after.resolution }
+		});
+		return after;
+	});
+}

@@ -1,0 +1,107 @@
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../db/client';
+import { dataset, feedbackNote, snapshotItem, type User } from '../../db/schema';
+import { createTestDb, testDbKinds } from '../../db/testing';
+import { reviewNext } from '../../fixtures/review-flow';
+import { seedItems, seedUsers } from '../../fixtures/review';
+import { transitionDispute } from './disputes';
+import { resolveFeedback } from './feedback';
+import { ensureReviewTasks } from '../review/queue';
+import { amendReview, newFormKey } from '../review/reviews';
+import { freezeSnapshot, previewSnapshot, snapshotExport } from './snapshots';
+
+describe.each(testDbKinds())('snapshots on %s', (kind) => {
+	let h: DatabaseHandle;
+	let alice: User;
+	let org: User;
+	let datasetId: number;
+	beforeEach(async () => {
+		h = await createTestDb(kind);
+		await seedItems(h.db, 1); // 7 items, one per type, in id order by type
+		[alice] = await seedUsers(h.db, 1);
+		[org] = await seedUsers(h.db, 1, ['organiser']);
+		[{ id: datasetId }] = await h.db.select().from(dataset);
+		await ensureReviewTasks(h.db);
+	});
+	afterEach(async () => {
+		await h.close();
+	});
+
+	it('selects verified correct items at the threshold without open disputes or feedback', async () => {
+		const ok = await reviewNext(h.db, alice.id); // true_false: correct, 5
+		const low = await reviewNext(h.db, alice.id, { verdict: 'correct', relevance: 4 });
+		await reviewNext(h.db, alice.id, { verdict: 'incorrect', relevance: 5 });
+		await reviewNext(h.db, alice.id, {
+			verdict: 'correct',
+			relevance: 5,
+			feedbackCategory: 'wording',
+			feedback: 'typo'
+		});
+		const disputed = await reviewNext(h.db, alice.id, {
+			verdict: 'correct',
+			relevance: 5,
+			disputeCategory: 'outdated',
+			disputeReason: 'old guideline'
+		});
+		// Two items stay unreviewed.
+		const preview = await previewSnapshot(h.db, datasetId, 5);
+		expect(preview.selected).toBe(1);
+
+		const snap = await freezeSnapshot(h.db, org.id, { datasetId, name: 'v1', threshold: 5 });
+		const items = await h.db
+			.select()
+			.from(snapshotItem)
+			.where(eq(snapshotItem.snapshotId, snap.id));
+		expect(items.map((i) => i.itemId)).toEqual([ok.lease.itemId]);
+		const exported = await snapshotExport(h.db, snap.id);
+		expect(exported!.files['true_false.json']).toHaveLength(1);
+		expect(exported!.files['multiple_choice.json']).toEqual([]);
+		const tf = exported!.composition.find((r) => r.type === 'true_false')!;
+		expect(tf).toMatchObject({
+			high: 1,
+			low: 0,
+			total: 1,
+			doubleReviewed: 0,
+			doubleReviewedPercent: 0
+		});
+		const mc = exported!.composition.find((r) => r.type === 'multiple_choice')!;
+		expect(mc).toMatchObject({ high: 0, low: 1, total: 1 });
+		expect((snap.settings as { relevanceThreshold: number }).relevanceThreshold).toBe(5);
+
+		// At threshold 4 the low item joins; resolving the note and rejecting the dispute add two more.
+		const [note] = await h.db.select().from(feedbackNote);
+		await resolveFeedback(h.db, org.id, { id: note.id, resolution: 'fixed' });
+		const [{ id: disputeId }] = await h.db.query.dispute.findMany();
+		await transitionDispute(h.db, org.id, disputeId, { to: 'under_review' });
+		expect((await previewSnapshot(h.db, datasetId, 4)).selected).toBe(3);
+		await transitionDispute(h.db, org.id, disputeId, { to: 'rejected', comment: 'current' });
+		const v2 = await freezeSnapshot(h.db, org.id, { datasetId, name: 'v2', threshold: 4 });
+		expect(v2.itemCount).toBe(4);
+		expect(disputed.lease.itemId).toBeGreaterThan(0);
+
+		// Frozen items can no longer be amended; the first snapshot's export is unchanged.
+		const amend = await amendReview(h.db, alice.id, low.review.id, {
+			verdict: 'incorrect',
+			relevance: 1,
+			key: newFormKey()
+		}).catch((e) => e);
+		expect(amend.code).toBe('locked');
+		expect(await snapshotExport(h.db, snap.id)).toEqual(exported);
+	});
+
+	it('refuses an empty snapshot and a duplicate name', async () => {
+		const empty = await freezeSnapshot(h.db, org.id, {
+			datasetId,
+			name: 'none',
+			threshold: 5
+		}).catch((e) => e);
+		expect(empty.code).toBe('invalid');
+		await reviewNext(h.db, alice.id);
+		await freezeSnapshot(h.db, org.id, { datasetId, name: 'v1', threshold: 5 });
+		const dup = await freezeSnapshot(h.db, org.id, { datasetId, name: 'v1', threshold: 5 }).catch(
+			(e) => e
+		);
+		expect(dup.code).toBe('conflict');
+	});
+});
