@@ -1,15 +1,16 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 
-const PORT = Number(process.env.E2E_PORT ?? 4173);
 // No browser can be downloaded here: use the system Chromium (Debian's package) unless told otherwise.
 const executablePath =
 	process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 
 export default defineConfig({
 	testDir: 'tests/e2e',
-	// The app under test is one server process on one database; keep runs deterministic.
-	workers: 1,
+	// Each spec file gets its own portal on its own copy of the template database
+	// (tests/e2e/fixtures.ts); the tests of one file run in order, in one worker.
+	globalSetup: './tests/e2e/support/global-setup.ts',
+	workers: Number(process.env.E2E_WORKERS ?? 2),
 	fullyParallel: false,
 	retries: 0,
 	timeout: 30_000,
@@ -18,7 +19,6 @@ export default defineConfig({
 		? [['list'], ['json', { outputFile: process.env.PW_JSON_OUTPUT }]]
 		: 'list',
 	use: {
-		baseURL: `http://127.0.0.1:${PORT}`,
 		trace: 'retain-on-failure',
 		launchOptions: {
 			executablePath,
@@ -33,13 +33,5 @@ export default defineConfig({
 				'--disable-sync'
 			]
 		}
-	},
-	webServer: {
-		command: 'npx tsx tests/e2e/server.ts',
-		url: `http://127.0.0.1:${PORT}/healthz`,
-		reuseExistingServer: false,
-		timeout: 120_000,
-		stdout: 'pipe',
-		env: { E2E_PORT: String(PORT) }
 	}
 });

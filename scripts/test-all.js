@@ -1,12 +1,15 @@
 // `npm test`: unit and database tests (vitest), the production build, and the end-to-end tests
-// (Playwright, Chromium). Prints "N passed, N failed" as its last line.
+// (Playwright, Chromium). Its last line is "N passed, N failed, N skipped", where every test that
+// was collected is counted once: a test that never ran (a crashed file, an interrupted run) counts
+// as failed, never vanishes.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 mkdirSync('test-results', { recursive: true });
 const VITEST_JSON = 'test-results/vitest.json';
 const PW_JSON = 'test-results/playwright.json';
-for (const f of [VITEST_JSON, PW_JSON]) rmSync(f, { force: true });
+const PW_LIST_JSON = 'test-results/playwright-list.json';
+for (const f of [VITEST_JSON, PW_JSON, PW_LIST_JSON]) rmSync(f, { force: true });
 
 function run(label, cmd, args, env = {}) {
 	console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
@@ -14,10 +17,10 @@ function run(label, cmd, args, env = {}) {
 	return r.status ?? 1;
 }
 
-let passed = 0;
-let failed = 0;
-let problems = 0;
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const problems = [];
 
+// --- vitest -----------------------------------------------------------------------------------
 const unit = run('unit and database tests', 'npx', [
 	'vitest',
 	'run',
@@ -27,25 +30,74 @@ const unit = run('unit and database tests', 'npx', [
 ]);
 if (existsSync(VITEST_JSON)) {
 	const r = JSON.parse(readFileSync(VITEST_JSON, 'utf8'));
-	passed += r.numPassedTests;
-	failed += r.numFailedTests;
-	if (r.numTotalTests === 0) problems++;
-}
-if (unit !== 0 && !existsSync(VITEST_JSON)) problems++;
+	let counted = 0;
+	for (const file of r.testResults) {
+		for (const t of file.assertionResults) {
+			counted++;
+			if (t.status === 'passed') totals.passed++;
+			else if (t.status === 'failed') totals.failed++;
+			else totals.skipped++; // skipped, pending, todo
+		}
+		// A file that failed before its tests ran (syntax error, failing hook) has no results of its
+		// own: count it as one failed test so it cannot disappear.
+		if (file.status === 'failed' && !file.assertionResults.some((t) => t.status === 'failed')) {
+			totals.failed++;
+			console.log(`vitest: ${file.name} failed outside its tests: ${file.message ?? ''}`);
+		}
+	}
+	if (counted === 0) problems.push('vitest collected no test');
+} else if (unit !== 0) problems.push(`vitest exited with ${unit} and wrote no report`);
+else problems.push('vitest wrote no report');
 
+// --- build and Playwright --------------------------------------------------------------------
 const build = run('production build', 'npx', ['vite', 'build']);
 if (build !== 0) {
-	problems++;
+	problems.push('the production build failed, so no end-to-end test ran');
+	// The e2e tests that exist still count: list them and count each as failed.
+	const listed = listPlaywright();
+	totals.failed += listed;
 } else {
+	const listed = listPlaywright();
 	const e2e = run('end-to-end tests', 'npx', ['playwright', 'test'], { PW_JSON_OUTPUT: PW_JSON });
 	if (existsSync(PW_JSON)) {
 		const s = JSON.parse(readFileSync(PW_JSON, 'utf8')).stats;
-		passed += s.expected + s.flaky;
-		failed += s.unexpected;
-		if (s.expected + s.unexpected + s.flaky === 0) problems++;
-	} else if (e2e !== 0) problems++;
+		totals.passed += s.expected + s.flaky;
+		totals.failed += s.unexpected;
+		totals.skipped += s.skipped;
+		const seen = s.expected + s.flaky + s.unexpected + s.skipped;
+		if (seen < listed) {
+			console.log(`playwright: ${listed - seen} of ${listed} listed tests never ran`);
+			totals.failed += listed - seen;
+		}
+		if (listed === 0) problems.push('playwright listed no test');
+	} else {
+		problems.push(`playwright exited with ${e2e} and wrote no report`);
+		totals.failed += listed;
+	}
 }
 
-if (problems) console.log(`\n${problems} step(s) failed to run or ran no test.`);
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed || problems ? 1 : 0);
+/** How many tests Playwright would run (0 when it cannot even list them). */
+function listPlaywright() {
+	const r = spawnSync('npx', ['playwright', 'test', '--list', '--reporter=json'], {
+		encoding: 'utf8',
+		maxBuffer: 64 * 1024 * 1024
+	});
+	try {
+		const report = JSON.parse(r.stdout);
+		let n = 0;
+		const walk = (suite) => {
+			for (const spec of suite.specs ?? []) n += spec.tests.length;
+			for (const child of suite.suites ?? []) walk(child);
+		};
+		for (const suite of report.suites) walk(suite);
+		return n;
+	} catch {
+		problems.push('playwright could not list its tests');
+		return 0;
+	}
+}
+
+for (const p of problems) console.log(`problem: ${p}`);
+if (problems.length && totals.failed === 0) totals.failed = problems.length;
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(totals.failed || problems.length ? 1 : 0);

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, Page } from '@playwright/test';
-import { E2E_ACCOUNTS, type E2eAccount } from '../accounts';
+import { E2E_ACCOUNTS, type E2eAccount } from '../support/accounts';
 import { expect, loginAs, test } from '../fixtures';
 
-// One verification cycle on the demo data, in order: each step builds on the state the previous
-// one left (the e2e server is one database shared by the whole run).
-test.describe.configure({ mode: 'serial' });
+// The spec runs on its own copy of the demo data (see ../fixtures.ts). The verification cycle is
+// one test in steps, since each step is the state the next one needs.
 
 async function pageFor(browser: Browser, account: E2eAccount): Promise<Page> {
 	const page = await (await browser.newContext()).newPage();
@@ -16,96 +15,118 @@ async function pageFor(browser: Browser, account: E2eAccount): Promise<Page> {
 const TYPE_LABELS =
 	/True \/ false|Multiple choice|List|Short answer|Short inverse|Multi-hop inverse|Multi-hop/;
 
-test('an organiser sends every item to secondary review with a recorded seed', async ({ page }) => {
-	await loginAs(page, 'organiser');
-	await page.goto('/admin/verification/settings');
-	await page.getByLabel('Secondary review share (%)').first().fill('100');
-	await page.getByRole('button', { name: 'Save settings' }).first().click();
-	await expect(page.getByText('Settings saved.')).toBeVisible();
-	await page.getByLabel('Seed (optional)').first().fill('e2e-seed');
-	await page.getByRole('button', { name: 'Draw sample' }).first().click();
-	await expect(
-		page.getByText(/Drew \d+ of \d+ items for secondary review with seed e2e-seed/)
-	).toBeVisible();
-});
-
-test('a reviewer reviews three items of different types using only the keyboard', async ({
-	page
-}) => {
-	await loginAs(page, 'reviewer');
-	await page.goto('/review');
-	await expect(page.getByRole('button', { name: 'Start reviewing' })).toBeFocused();
-	await page.keyboard.press('Enter');
-	const reviewed = new Set<string>();
-	for (let step = 0; reviewed.size < 3 && step < 20; step++) {
-		await expect(page).toHaveURL(/\/review\/task\/\d+/);
-		await expect(page.getByText('Enter').first()).toBeVisible();
-		const url = page.url();
-		const type = (await page.locator('.qa .badge').first().textContent())!.trim();
-		expect(type).toMatch(TYPE_LABELS);
-		if (reviewed.has(type)) {
-			await page.keyboard.press('s'); // skip: a type already done
-		} else {
-			await page.keyboard.press('c');
-			await page.keyboard.press('5');
-			await expect(page.getByLabel(/Correct/)).toBeChecked();
-			await expect(page.getByLabel(/Essential/)).toBeChecked();
-			await page.keyboard.press('Enter');
-			reviewed.add(type);
-		}
-		await page.waitForURL((u) => u.href !== url);
-	}
-	expect(reviewed.size).toBe(3);
-	await page.goto('/review');
-	await expect(page.locator('tbody tr')).toHaveCount(3);
-	await expect(page.getByRole('cell', { name: 'awaiting secondary' })).toHaveCount(3);
-});
-
-test('a second reviewer gets the secondary review blind, and disagrees once', async ({
+test('one verification cycle: seeded sample, keyboard review, blind secondary, adjudication, snapshot', async ({
 	browser
 }) => {
-	const page = await pageFor(browser, 'reviewer2');
-	await page.goto('/review');
-	await page.getByRole('button', { name: 'Start reviewing' }).click();
-	await expect(page.getByText('Independent second review')).toBeVisible();
-	// Blind: nothing of the first review or its author is on the page.
-	const body = await page.locator('main').textContent();
-	expect(body).not.toContain(E2E_ACCOUNTS.reviewer.displayName);
-	expect(body).not.toMatch(/first review by|P-[A-Z0-9]{6}/);
-	await expect(page.getByLabel(/Correct/)).not.toBeChecked();
-	let url = page.url();
-	await page.keyboard.press('i');
-	await page.keyboard.press('2');
-	await page.keyboard.press('Enter');
-	await page.waitForURL((u) => u.href !== url);
-	await expect(page.getByText('Independent second review')).toBeVisible();
-	url = page.url();
-	await page.keyboard.press('c');
-	await page.keyboard.press('5');
-	await page.keyboard.press('Enter');
-	await page.waitForURL((u) => u.href !== url);
-});
+	test.setTimeout(120_000);
+	await test.step('an organiser sends every item to secondary review with a recorded seed', async () => {
+		const page = await pageFor(browser, 'organiser');
+		await page.goto('/admin/verification/settings');
+		await page.getByLabel('Secondary review share (%)').first().fill('100');
+		await page.getByRole('button', { name: 'Save settings' }).first().click();
+		await expect(page.getByText('Settings saved.')).toBeVisible();
+		await page.getByLabel('Seed (optional)').first().fill('e2e-seed');
+		await page.getByRole('button', { name: 'Draw sample' }).first().click();
+		await expect(
+			page.getByText(/Drew \d+ of \d+ items for secondary review with seed e2e-seed/)
+		).toBeVisible();
+	});
 
-test('the disagreement reaches the adjudication queue and is resolved', async ({ page }) => {
-	await loginAs(page, 'organiser');
-	await page.goto('/admin/verification/adjudication');
-	const rows = page.locator('tbody tr');
-	await expect(rows).toHaveCount(1);
-	await rows.first().getByRole('link').click();
-	await expect(page.getByRole('heading', { name: 'The two reviews' })).toBeVisible();
-	const reviews = page.locator('section.card', { hasText: /First review|Second review/ });
-	await expect(reviews).toHaveCount(2);
-	await expect(reviews.filter({ hasText: 'Incorrect' })).toHaveCount(1);
-	await expect(page.locator('main')).not.toContainText(E2E_ACCOUNTS.reviewer.displayName);
-	await page.getByRole('link', { name: 'Show reviewer names' }).click();
-	await expect(page.locator('main')).toContainText(E2E_ACCOUNTS.reviewer.displayName);
-	await expect(page.locator('main')).toContainText(E2E_ACCOUNTS.reviewer2.displayName);
-	await page.getByLabel('Correct', { exact: true }).check();
-	await page.getByLabel(/5 — Essential/).check();
-	await page.getByLabel('Reason').fill('The passage states it plainly.');
-	await page.getByRole('button', { name: 'Record decision' }).click();
-	await expect(page).toHaveURL(/\/admin\/verification\/adjudication$/);
-	await expect(page.getByText('No disagreements are waiting.')).toBeVisible();
+	await test.step('a reviewer reviews three items of different types using only the keyboard', async () => {
+		const page = await pageFor(browser, 'reviewer');
+		await page.goto('/review');
+		await expect(page.getByRole('button', { name: 'Start reviewing' })).toBeFocused();
+		await page.keyboard.press('Enter');
+		const reviewed = new Set<string>();
+		for (let step = 0; reviewed.size < 3 && step < 20; step++) {
+			await expect(page).toHaveURL(/\/review\/task\/\d+/);
+			await expect(page.getByText('Enter').first()).toBeVisible();
+			const url = page.url();
+			const type = (await page.locator('.qa .badge').first().textContent())!.trim();
+			expect(type).toMatch(TYPE_LABELS);
+			if (reviewed.has(type)) {
+				await page.keyboard.press('s'); // skip: a type already done
+			} else {
+				await page.keyboard.press('c');
+				await page.keyboard.press('5');
+				await expect(page.getByLabel(/Correct/)).toBeChecked();
+				await expect(page.getByLabel(/Essential/)).toBeChecked();
+				await page.keyboard.press('Enter');
+				reviewed.add(type);
+			}
+			await page.waitForURL((u) => u.href !== url);
+		}
+		expect(reviewed.size).toBe(3);
+		await page.goto('/review');
+		await expect(page.locator('tbody tr')).toHaveCount(3);
+		await expect(page.getByRole('cell', { name: 'awaiting secondary' })).toHaveCount(3);
+	});
+
+	await test.step('a second reviewer gets the secondary review blind, and disagrees once', async () => {
+		const page = await pageFor(browser, 'reviewer2');
+		await page.goto('/review');
+		await page.getByRole('button', { name: 'Start reviewing' }).click();
+		await expect(page.getByText('Independent second review')).toBeVisible();
+		// Blind: nothing of the first review or its author is on the page.
+		const body = await page.locator('main').textContent();
+		expect(body).not.toContain(E2E_ACCOUNTS.reviewer.displayName);
+		expect(body).not.toMatch(/first review by|P-[A-Z0-9]{6}/);
+		await expect(page.getByLabel(/Correct/)).not.toBeChecked();
+		let url = page.url();
+		await page.keyboard.press('i');
+		await page.keyboard.press('2');
+		await page.keyboard.press('Enter');
+		await page.waitForURL((u) => u.href !== url);
+		await expect(page.getByText('Independent second review')).toBeVisible();
+		url = page.url();
+		await page.keyboard.press('c');
+		await page.keyboard.press('5');
+		await page.keyboard.press('Enter');
+		await page.waitForURL((u) => u.href !== url);
+	});
+
+	await test.step('the disagreement reaches the adjudication queue and is resolved', async () => {
+		const page = await pageFor(browser, 'organiser');
+		await page.goto('/admin/verification/adjudication');
+		const rows = page.locator('tbody tr');
+		await expect(rows).toHaveCount(1);
+		await rows.first().getByRole('link').click();
+		await expect(page.getByRole('heading', { name: 'The two reviews' })).toBeVisible();
+		const reviews = page.locator('section.card', { hasText: /First review|Second review/ });
+		await expect(reviews).toHaveCount(2);
+		await expect(reviews.filter({ hasText: 'Incorrect' })).toHaveCount(1);
+		await expect(page.locator('main')).not.toContainText(E2E_ACCOUNTS.reviewer.displayName);
+		await page.getByRole('link', { name: 'Show reviewer names' }).click();
+		await expect(page.locator('main')).toContainText(E2E_ACCOUNTS.reviewer.displayName);
+		await expect(page.locator('main')).toContainText(E2E_ACCOUNTS.reviewer2.displayName);
+		await page.getByLabel('Correct', { exact: true }).check();
+		await page.getByLabel(/5 — Essential/).check();
+		await page.getByLabel('Reason').fill('The passage states it plainly.');
+		await page.getByRole('button', { name: 'Record decision' }).click();
+		await expect(page).toHaveURL(/\/admin\/verification\/adjudication$/);
+		await expect(page.getByText('No disagreements are waiting.')).toBeVisible();
+	});
+
+	await test.step('a snapshot of the verified items is frozen and its export downloads', async () => {
+		const page = await pageFor(browser, 'organiser');
+		await page.goto('/admin/verification/snapshots');
+		const name = `e2e snapshot ${Date.now()}`;
+		await page.getByLabel('Name').first().fill(name);
+		await page.getByRole('button', { name: 'Freeze snapshot' }).first().click();
+		await expect(page.getByText('Snapshot frozen.')).toBeVisible();
+		const card = page.locator('.snap', { hasText: name });
+		await expect(card).toContainText(/[1-9]\d* items · threshold 5/);
+		const downloading = page.waitForEvent('download');
+		await card.getByRole('link', { name: 'Download export (JSON)' }).click();
+		const download = await downloading;
+		expect(download.suggestedFilename()).toMatch(/^e2e-snapshot-\d+\.json$/);
+		const exported = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+		expect(exported.snapshot.name).toBe(name);
+		expect(exported.composition).toHaveLength(7);
+		const records = Object.values(exported.files).flat() as { question: string; type: string }[];
+		expect(records.length).toBe(exported.snapshot.itemCount);
+		expect(records.every((r) => r.question && r.type)).toBe(true);
+	});
 });
 
 test('a dispute is raised from the review screen and rejected by an organiser', async ({
@@ -138,25 +159,4 @@ test('a dispute is raised from the review screen and rejected by an organiser', 
 	await expect(page.getByRole('heading', { name: /Dispute #\d+ Rejected/ })).toBeVisible();
 	await expect(page.locator('.thread')).toContainText('set status to Rejected');
 	await expect(page.getByRole('button', { name: 'Reject' })).toHaveCount(0);
-});
-
-test('a snapshot is frozen and its export downloads', async ({ page }) => {
-	await loginAs(page, 'organiser');
-	await page.goto('/admin/verification/snapshots');
-	const name = `e2e snapshot ${Date.now()}`;
-	await page.getByLabel('Name').first().fill(name);
-	await page.getByRole('button', { name: 'Freeze snapshot' }).first().click();
-	await expect(page.getByText('Snapshot frozen.')).toBeVisible();
-	const card = page.locator('.snap', { hasText: name });
-	await expect(card).toContainText(/[1-9]\d* items · threshold 5/);
-	const downloading = page.waitForEvent('download');
-	await card.getByRole('link', { name: 'Download export (JSON)' }).click();
-	const download = await downloading;
-	expect(download.suggestedFilename()).toMatch(/^e2e-snapshot-\d+\.json$/);
-	const exported = JSON.parse(readFileSync((await download.path())!, 'utf8'));
-	expect(exported.snapshot.name).toBe(name);
-	expect(exported.composition).toHaveLength(7);
-	const records = Object.values(exported.files).flat() as { question: string; type: string }[];
-	expect(records.length).toBe(exported.snapshot.itemCount);
-	expect(records.every((r) => r.question && r.type)).toBe(true);
 });

@@ -31,6 +31,3 @@ export const E2E_ACCOUNTS = {
 } as const;
 
 export type E2eAccount = keyof typeof E2E_ACCOUNTS;
-
-/** Where the server setup writes the session tokens it created directly in the database. */
-export const SESSIONS_FILE = 'test-results/e2e-sessions.json';
