@@ -6,12 +6,12 @@ import { z } from 'zod';
 import { QA_TYPE_VALUES } from '$lib/schemas/qa-record';
 import { migrateDatabase, openDatabase, type DatabaseHandle } from '$lib/server/db/client';
 import { ensureDemoData } from '$lib/server/demo/seed';
-import { ImportRejected } from '$lib/server/domain/imports/import-errors';
 import { countItemsByType } from '$lib/server/domain/items/items';
 import { importPassages } from '$lib/server/domain/imports/passage-import';
 import { importQaFiles, type ImportFile } from '$lib/server/domain/imports/qa-import';
 import { importResponses } from '$lib/server/domain/imports/response-import';
-import { createUser, UserError } from '$lib/server/domain/people/users';
+import { createUser } from '$lib/server/domain/people/users';
+import { DomainError } from '$lib/server/errors';
 import { randomId } from '$lib/server/ids';
 import { defaultIo, type Io } from './io';
 
@@ -29,7 +29,8 @@ Usage:
 
 The database is DATABASE_URL (postgres://…), else the embedded PGlite folder ./data/pglite.`;
 
-class CliError extends Error {}
+/** A usage mistake: the command line itself is refused. */
+const usage = (message: string) => new DomainError('invalid', message);
 
 function actor() {
 	let name = 'unknown';
@@ -42,13 +43,13 @@ function actor() {
 }
 
 async function readFiles(paths: string[]): Promise<ImportFile[]> {
-	if (!paths.length) throw new CliError('Name at least one file.');
+	if (!paths.length) throw usage('Name at least one file.');
 	return Promise.all(
 		paths.map(async (p) => {
 			try {
 				return { fileName: basename(p), text: await readFile(p, 'utf8') };
 			} catch (e) {
-				throw new CliError(
+				throw usage(
 					`Cannot read ${p}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`
 				);
 			}
@@ -108,7 +109,7 @@ async function importCommand(args: string[], io: Io) {
 			);
 		});
 	} else if (kind === 'passages') {
-		if (positionals.length !== 1) throw new CliError('Name exactly one passages file.');
+		if (positionals.length !== 1) throw usage('Name exactly one passages file.');
 		const [file] = await readFiles(positionals);
 		await withDb(async ({ db }) =>
 			counts(io, 'passages', await importPassages(db, file, { actor: actor() }))
@@ -124,13 +125,13 @@ async function importCommand(args: string[], io: Io) {
 			counts(io, `responses of ${c.models.join(', ')}`, c);
 		});
 	} else {
-		throw new CliError('Use: cliniq import qa|passages|responses <files…>');
+		throw usage('Use: cliniq import qa|passages|responses <files…>');
 	}
 }
 
 async function userCommand(args: string[], io: Io) {
 	const [sub, ...rest] = args;
-	if (sub !== 'create') throw new CliError('Use: cliniq user create --email E --role R');
+	if (sub !== 'create') throw usage('Use: cliniq user create --email E --role R');
 	const { values } = parseArgs({
 		args: rest,
 		options: {
@@ -140,7 +141,7 @@ async function userCommand(args: string[], io: Io) {
 			password: { type: 'string' }
 		}
 	});
-	if (!values.email) throw new CliError('--email is required.');
+	if (!values.email) throw usage('--email is required.');
 	const roles = (values.role ?? [])
 		.flatMap((r) => r.split(','))
 		.map((r) => r.trim())
@@ -161,12 +162,11 @@ async function userCommand(args: string[], io: Io) {
 
 async function itemsCommand(args: string[], io: Io) {
 	const [sub, ...rest] = args;
-	if (sub !== 'count') throw new CliError('Use: cliniq items count [--type T]');
+	if (sub !== 'count') throw usage('Use: cliniq items count [--type T]');
 	const { values } = parseArgs({ args: rest, options: { type: { type: 'string' } } });
 	const type =
 		values.type === undefined ? undefined : z.enum(QA_TYPE_VALUES).safeParse(values.type);
-	if (type && !type.success)
-		throw new CliError(`--type must be one of ${QA_TYPE_VALUES.join(', ')}.`);
+	if (type && !type.success) throw usage(`--type must be one of ${QA_TYPE_VALUES.join(', ')}.`);
 	await withDb(async ({ db }) => {
 		const rows = await countItemsByType(db);
 		if (type?.success) {
@@ -187,7 +187,7 @@ async function dbCommand(args: string[], io: Io) {
 			const seeded = await ensureDemoData(db, { print: io.stdout });
 			if (!seeded) io.stdout('The database already has accounts; demo data was not added.');
 		});
-	} else throw new CliError('Use: cliniq db migrate|seed');
+	} else throw usage('Use: cliniq db migrate|seed');
 }
 
 /** Runs the CLI; returns the process exit code. */
@@ -226,14 +226,14 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
 				return 1;
 		}
 	} catch (e) {
-		if (e instanceof ImportRejected) {
-			io.stderr(`Import rejected: nothing was imported. ${e.errors.length} problem(s):`);
-			for (const err of e.errors.slice(0, 50)) {
+		if (e instanceof DomainError && e.records.length) {
+			io.stderr(`Import rejected: nothing was imported. ${e.records.length} problem(s):`);
+			for (const err of e.records.slice(0, 50)) {
 				io.stderr(
 					`  ${err.file ? err.file + ' ' : ''}record ${err.index} → ${err.field} → ${err.reason}`
 				);
 			}
-			if (e.errors.length > 50) io.stderr(`  … and ${e.errors.length - 50} more`);
+			if (e.records.length > 50) io.stderr(`  … and ${e.records.length - 50} more`);
 			return 2;
 		}
 		if (e instanceof z.ZodError) {
@@ -242,7 +242,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
 			return 2;
 		}
 		const code = (e as NodeJS.ErrnoException).code;
-		if (e instanceof CliError || e instanceof UserError || code?.startsWith('ERR_PARSE_ARGS')) {
+		if (e instanceof DomainError || code?.startsWith('ERR_PARSE_ARGS')) {
 			io.stderr(`Error: ${(e as Error).message}`);
 			return 2;
 		}

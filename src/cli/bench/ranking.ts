@@ -5,7 +5,7 @@ import { randomId } from '$lib/server/ids';
 import { benchDatabase } from './database';
 import { claimNext } from '$lib/server/domain/ranking/queue';
 import { changeStudyState, createStudy } from '$lib/server/domain/ranking/studies';
-import { submitRanking } from '$lib/server/domain/ranking/rankings';
+import { submitRankingAndNext } from '$lib/server/domain/ranking/rankings';
 import { insertUsers, seedRankingContent } from '$lib/server/fixtures/ranking';
 
 const QUESTIONS = 5_000;
@@ -56,7 +56,7 @@ export async function runRankingBench(io: { stdout(s: string): void; stderr(s: s
 				// Reading the screen is not part of the measured action.
 				const ids = await candidatesOf(claim.publicId);
 				const start = performance.now();
-				const result = await submitRanking(db, id, {
+				const result = await submitRankingAndNext(db, id, {
 					assignmentId: claim.publicId,
 					idempotencyKey: randomId(),
 					timeOnTaskMs: 60_000,
@@ -66,8 +66,8 @@ export async function runRankingBench(io: { stdout(s: string): void; stderr(s: s
 						tag: i < 3 ? 'good' : 'okay'
 					}))
 				});
-				if (result.status !== 'stored') throw new Error(`bench submission ${result.status}`);
-				claim = await claimNext(db, study.id, id);
+				if (result.duplicate) throw new Error('bench submission stored twice');
+				claim = result.next;
 				times.push(performance.now() - start);
 			}
 		}

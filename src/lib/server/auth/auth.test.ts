@@ -1,3 +1,4 @@
+import { DomainError } from '../errors';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../db/client';
@@ -8,8 +9,7 @@ import {
 	authenticate,
 	createInvitation,
 	createUser,
-	findInvitation,
-	UserError
+	findInvitation
 } from '../domain/people/users';
 import { hasRole, requireRole } from './guards';
 import {
@@ -119,7 +119,7 @@ describe.each(testDbKinds())('accounts and sessions on %s', (kind) => {
 		expect(created.roles).toEqual(['physician']);
 		await expect(
 			acceptInvitation(h.db, token, 'a long enough password', now)
-		).rejects.toBeInstanceOf(UserError);
+		).rejects.toBeInstanceOf(DomainError);
 	});
 
 	it('refuses a second account for the same email', async () => {

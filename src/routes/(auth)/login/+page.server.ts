@@ -4,6 +4,7 @@ import { createSession } from '$lib/server/auth/session';
 import { getDb } from '$lib/server/db';
 import { authenticate } from '$lib/server/domain/people/users';
 import { setSessionCookie } from '$lib/server/hooks/auth';
+import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 const signInSchema = z.object({
@@ -23,27 +24,24 @@ export const load: PageServerLoad = ({ locals, url }) => {
 
 export const actions: Actions = {
 	default: async ({ request, cookies, url, getClientAddress }) => {
-		const form = Object.fromEntries(await request.formData());
-		const parsed = signInSchema.safeParse(form);
-		const email = typeof form.email === 'string' ? form.email : '';
-		if (!parsed.success) {
-			return fail(400, { email, message: parsed.error.issues[0].message });
-		}
+		const input = await readForm(request, signInSchema);
+		if (!input.ok) return input.failure;
+		const { values } = input;
 		const db = getDb();
 		const result = await authenticate(
 			db,
-			parsed.data.email,
-			parsed.data.password,
+			input.data.email,
+			input.data.password,
 			getClientAddress()
 		);
 		if (!result.ok && result.reason === 'locked') {
 			const minutes = Math.ceil(result.retryAfterMs / 60_000);
 			return fail(429, {
-				email,
+				values,
 				message: `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
 			});
 		}
-		if (!result.ok) return fail(400, { email, message: 'Wrong email or password.' });
+		if (!result.ok) return fail(400, { values, message: 'Wrong email or password.' });
 		const { token, session } = await createSession(db, result.user.id);
 		setSessionCookie(cookies, token, session.expiresAt);
 		redirect(303, safeRedirect(url.searchParams.get('redirectTo')));

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { claimNext, listOpenStudiesFor } from '$lib/server/domain/ranking/queue';
+import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url }) => {
@@ -18,9 +19,9 @@ const startSchema = z.object({ studyId: z.coerce.number().int().positive() });
 export const actions: Actions = {
 	start: async ({ locals, request }) => {
 		const user = requireRole(locals, 'physician');
-		const parsed = startSchema.safeParse(Object.fromEntries(await request.formData()));
-		if (!parsed.success) return fail(400, { message: 'Choose a study.' });
-		const claim = await claimNext(getDb(), parsed.data.studyId, user.id);
+		const input = await readForm(request, startSchema, { message: 'Choose a study.' });
+		if (!input.ok) return input.failure;
+		const claim = await claimNext(getDb(), input.data.studyId, user.id);
 		if (claim.status === 'assigned') redirect(303, `/rank/q/${claim.publicId}`);
 		return fail(409, {
 			message:

@@ -1,22 +1,15 @@
 import type { RecordError } from '../../../schemas/qa-record';
+import { DomainError } from '../../errors';
 
 export type { RecordError };
 
-/** An import refused as a whole; nothing was written. */
-export class ImportRejected extends Error {
-	constructor(
-		readonly errors: RecordError[],
-		readonly total: number
-	) {
-		const shown = errors
-			.slice(0, 5)
-			.map((e) => `${e.file ? `${e.file} ` : ''}record ${e.index} → ${e.field} → ${e.reason}`)
-			.join('; ');
-		super(
-			`Import rejected: ${errors.length} problem${errors.length === 1 ? '' : 's'} in ${total} record${total === 1 ? '' : 's'}; nothing was imported. ${shown}${errors.length > 5 ? '; …' : ''}`
-		);
-		this.name = 'ImportRejected';
-	}
+/** An import refused as a whole (nothing was written): the error lists every bad record. */
+export function importRejected(errors: RecordError[], total: number): DomainError {
+	return new DomainError(
+		'invalid',
+		`Import rejected: ${errors.length} problem${errors.length === 1 ? '' : 's'} in ${total} record${total === 1 ? '' : 's'}; nothing was imported.`,
+		{ records: errors }
+	);
 }
 
 export interface ImportCounts {
@@ -32,7 +25,7 @@ export function parseJsonFile(text: string, fileName: string): unknown {
 	try {
 		return JSON.parse(text.replace(/^\uFEFF/, ''));
 	} catch (e) {
-		throw new ImportRejected(
+		throw importRejected(
 			[
 				{
 					index: -1,

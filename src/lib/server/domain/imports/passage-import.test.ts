@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/client';
 import { passage } from '../../db/schema';
 import { createTestDb, testDbKinds } from '../../db/testing';
-import { ImportRejected } from './import-errors';
+import { DomainError } from '../../errors';
 import { getItem } from '../items/items';
 import { importPassages } from './passage-import';
 import { importQaFiles } from './qa-import';
@@ -59,7 +59,7 @@ describe.each(testDbKinds())('passage import on %s', (kind) => {
 			{ fileName: 'p.json', text: JSON.stringify([{ paragraph_id: 'x', text: ' ' }]) },
 			{ actor }
 		).catch((e) => e);
-		expect((bad as ImportRejected).errors).toEqual([
+		expect((bad as DomainError).records).toEqual([
 			{ index: 0, field: 'text', reason: 'must not be empty' }
 		]);
 		const noHeader = await importPassages(
@@ -67,7 +67,7 @@ describe.each(testDbKinds())('passage import on %s', (kind) => {
 			{ fileName: 'p.csv', text: 'id,body\nx,y' },
 			{ actor }
 		).catch((e) => e);
-		expect((noHeader as ImportRejected).errors[0].reason).toMatch(
+		expect((noHeader as DomainError).records[0].reason).toMatch(
 			/header row with paragraph_id and text/
 		);
 		expect(await h.db.select().from(passage)).toHaveLength(0);

@@ -6,7 +6,7 @@ import { importRecord, passage } from '../../db/schema';
 import { eq } from 'drizzle-orm';
 import { recordAudit } from '../audit/audit';
 import { parseCsv } from '../../csv';
-import { ImportRejected, parseJsonFile, type ImportCounts } from './import-errors';
+import { importRejected, parseJsonFile, type ImportCounts } from './import-errors';
 import { chunk } from '../../db/chunk';
 import type { ImportActor, ImportFile } from './qa-import';
 import { contentHash } from '../items/fields';
@@ -32,7 +32,7 @@ function rawPassages(file: ImportFile): unknown[] {
 		const rows = parseCsv(file.text);
 		const [header, ...body] = rows;
 		if (!header || !header.includes('paragraph_id') || !header.includes('text')) {
-			throw new ImportRejected(
+			throw importRejected(
 				[
 					{
 						index: -1,
@@ -54,7 +54,7 @@ function rawPassages(file: ImportFile): unknown[] {
 			typeof text === 'string' ? { paragraph_id, text } : { paragraph_id, ...(text as object) }
 		);
 	}
-	throw new ImportRejected(
+	throw importRejected(
 		[{ index: -1, field: '(file)', reason: 'must be a JSON array, a JSON object or a CSV file' }],
 		0
 	);
@@ -90,7 +90,7 @@ export async function importPassages(
 		byId.set(parsed.data.paragraph_id, { ...parsed.data, hash, index });
 	});
 	if (raw.length === 0) errors.push({ index: -1, field: '(file)', reason: 'contains no passages' });
-	if (errors.length) throw new ImportRejected(errors, raw.length);
+	if (errors.length) throw importRejected(errors, raw.length);
 
 	const rows = [...byId.values()];
 	return db.transaction(async (tx) => {

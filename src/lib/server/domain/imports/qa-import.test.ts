@@ -5,7 +5,7 @@ import type { DatabaseHandle } from '../../db/client';
 import { auditEvent, importRecord, qaItem, qaItemVersion } from '../../db/schema';
 import { createTestDb, testDbKinds } from '../../db/testing';
 import { validRecord } from '../../fixtures/records';
-import { ImportRejected } from './import-errors';
+import { DomainError } from '../../errors';
 import { importQaFiles } from './qa-import';
 
 const actor = { userId: null, label: 'test' };
@@ -64,8 +64,8 @@ describe.each(testDbKinds())('QA import on %s', (kind) => {
 		records[4] = { ...records[4], incorrect_explanation: '' };
 		const before = await tableCounts();
 		const error = await importQaFiles(h.db, [file(records)], { actor }).catch((e) => e);
-		expect(error).toBeInstanceOf(ImportRejected);
-		expect((error as ImportRejected).errors).toEqual([
+		expect(error).toBeInstanceOf(DomainError);
+		expect((error as DomainError).records).toEqual([
 			{ file: 'mixed.json', index: 4, field: 'incorrect_explanation', reason: 'must not be empty' }
 		]);
 		expect(await tableCounts()).toEqual(before);
@@ -124,7 +124,7 @@ describe.each(testDbKinds())('QA import on %s', (kind) => {
 		expect((await importQaFiles(h.db, [file([a, b])], { actor })).created).toBe(2);
 		const conflict = { ...a, answer: 'Something else' };
 		const error = await importQaFiles(h.db, [file([a, conflict])], { actor }).catch((e) => e);
-		expect((error as ImportRejected).errors[0]).toMatchObject({ index: 1, field: 'question' });
+		expect((error as DomainError).records[0]).toMatchObject({ index: 1, field: 'question' });
 	});
 
 	it('records who imported what', async () => {
@@ -149,8 +149,8 @@ describe.each(testDbKinds())('QA import on %s', (kind) => {
 		const bad = await importQaFiles(h.db, [{ fileName: 'x.json', text: '[{' }], { actor }).catch(
 			(e) => e
 		);
-		expect((bad as ImportRejected).errors[0].reason).toMatch(/x\.json is not valid JSON/);
+		expect((bad as DomainError).records[0].reason).toMatch(/x\.json is not valid JSON/);
 		const obj = await importQaFiles(h.db, [file({ a: 1 })], { actor }).catch((e) => e);
-		expect((obj as ImportRejected).errors[0].reason).toBe('must be a JSON array of QA records');
+		expect((obj as DomainError).records[0].reason).toBe('must be a JSON array of QA records');
 	});
 });

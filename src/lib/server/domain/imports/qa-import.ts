@@ -9,7 +9,7 @@ import type { Db } from '../../db/client';
 import { importRecord, qaItem, qaItemVersion } from '../../db/schema';
 import { recordAudit } from '../audit/audit';
 import { ensureDataset } from '../items/datasets';
-import { ImportRejected, parseJsonFile, type ImportCounts } from './import-errors';
+import { importRejected, parseJsonFile, type ImportCounts } from './import-errors';
 import { chunk } from '../../db/chunk';
 import { contentHash, itemKey, typedFields } from '../items/fields';
 
@@ -42,7 +42,7 @@ interface Prepared {
 export function recordsOfFile(file: ImportFile): unknown[] {
 	const data = parseJsonFile(file.text, file.fileName);
 	if (!Array.isArray(data)) {
-		throw new ImportRejected(
+		throw importRejected(
 			[
 				{
 					file: file.fileName,
@@ -57,7 +57,7 @@ export function recordsOfFile(file: ImportFile): unknown[] {
 	return data.flatMap((entry) => (Array.isArray(entry) ? entry : [entry]));
 }
 
-/** Validates every record of every file; returns the prepared records or throws ImportRejected. */
+/** Validates every record of every file; returns the prepared records or throws importRejected(…). */
 export function prepareQaRecords(files: ImportFile[]): Prepared[] {
 	const errors: RecordError[] = [];
 	const prepared: Prepared[] = [];
@@ -95,7 +95,7 @@ export function prepareQaRecords(files: ImportFile[]): Prepared[] {
 	if (total === 0 && errors.length === 0) {
 		errors.push({ index: -1, field: '(file)', reason: 'contains no records' });
 	}
-	if (errors.length) throw new ImportRejected(errors, total);
+	if (errors.length) throw importRejected(errors, total);
 	return prepared;
 }
 

@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '../../db/client';
 import { importRecord, model, qaItem, response } from '../../db/schema';
 import { createTestDb, testDbKinds } from '../../db/testing';
 import { validRecord } from '../../fixtures/records';
-import { ImportRejected } from './import-errors';
+import { DomainError } from '../../errors';
 import { importQaFiles } from './qa-import';
 import { importResponses } from './response-import';
 
@@ -66,10 +66,10 @@ describe.each(testDbKinds())('model output import on %s', (kind) => {
 			actor,
 			model: 'm-1'
 		}).catch((e) => e);
-		expect(error).toBeInstanceOf(ImportRejected);
-		expect((error as ImportRejected).errors).toHaveLength(1);
-		expect((error as ImportRejected).errors[0]).toMatchObject({ index: 1, field: 'item' });
-		expect((error as ImportRejected).errors[0].reason).toMatch(/matches no QA item/);
+		expect(error).toBeInstanceOf(DomainError);
+		expect((error as DomainError).records).toHaveLength(1);
+		expect((error as DomainError).records[0]).toMatchObject({ index: 1, field: 'item' });
+		expect((error as DomainError).records[0].reason).toMatch(/matches no QA item/);
 		const [[r], [m], imports] = await Promise.all([
 			h.db.select({ n: count() }).from(response),
 			h.db.select({ n: count() }).from(model),
@@ -83,11 +83,11 @@ describe.each(testDbKinds())('model output import on %s', (kind) => {
 			actor,
 			model: 'x'
 		}).catch((e) => e);
-		expect((lengths as ImportRejected).errors[0].reason).toMatch(/has 1 entries but inputs has 2/);
+		expect((lengths as DomainError).records[0].reason).toMatch(/has 1 entries but inputs has 2/);
 		const noModel = await importResponses(h.db, [submission([tf], ['True'])], { actor }).catch(
 			(e) => e
 		);
-		expect((noModel as ImportRejected).errors[0].field).toBe('model');
+		expect((noModel as DomainError).records[0].field).toBe('model');
 	});
 
 	it('reports bad JSONL lines with their line number', async () => {
@@ -95,10 +95,8 @@ describe.each(testDbKinds())('model output import on %s', (kind) => {
 			fileName: 'out.jsonl',
 			text: '{"item": "x", "model": "a", "response": "ok"}\nnot json\n{"model": "a"}'
 		};
-		const error = (await importResponses(h.db, [file], { actor }).catch(
-			(e) => e
-		)) as ImportRejected;
-		expect(error.errors.map((e) => [e.index, e.field])).toEqual([
+		const error = (await importResponses(h.db, [file], { actor }).catch((e) => e)) as DomainError;
+		expect(error.records.map((e) => [e.index, e.field])).toEqual([
 			[1, '(line)'],
 			[2, 'item'],
 			[2, 'response']

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client';
 import { importRecord, model, qaItem, response } from '../../db/schema';
 import { recordAudit } from '../audit/audit';
 import { ensureDataset } from '../items/datasets';
-import { ImportRejected, parseJsonFile, type ImportCounts } from './import-errors';
+import { importRejected, parseJsonFile, type ImportCounts } from './import-errors';
 import { chunk } from '../../db/chunk';
 import { contentHash, itemKey } from '../items/fields';
 import type { ImportActor, ImportFile } from './qa-import';
@@ -168,10 +168,7 @@ export async function importResponses(
 	if (options.model !== undefined) {
 		const m = modelName.safeParse(options.model);
 		if (!m.success)
-			throw new ImportRejected(
-				[{ index: -1, field: 'model', reason: m.error.issues[0].message }],
-				0
-			);
+			throw importRejected([{ index: -1, field: 'model', reason: m.error.issues[0].message }], 0);
 		defaultModel = m.data;
 	}
 	const pending: Pending[] = [];
@@ -182,9 +179,9 @@ export async function importResponses(
 			: fromSubmission(file, defaultModel, errors);
 		pending.push(...rows);
 	}
-	if (errors.length) throw new ImportRejected(errors, pending.length);
+	if (errors.length) throw importRejected(errors, pending.length);
 	if (pending.length === 0)
-		throw new ImportRejected([{ index: -1, field: '(file)', reason: 'contains no responses' }], 0);
+		throw importRejected([{ index: -1, field: '(file)', reason: 'contains no responses' }], 0);
 
 	return db.transaction(async (tx) => {
 		const ds = await ensureDataset(tx, options.dataset);
@@ -235,7 +232,7 @@ export async function importResponses(
 			seen.set(pairKey, p);
 			matched.push({ p, item });
 		}
-		if (errors.length) throw new ImportRejected(errors, pending.length);
+		if (errors.length) throw importRejected(errors, pending.length);
 
 		const models = [...new Set(matched.map((m) => m.p.model))];
 		await tx

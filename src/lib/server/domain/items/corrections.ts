@@ -4,7 +4,7 @@ import { qaItem, qaItemVersion, reviewTask } from '../../db/schema';
 import { validateQaRecord } from '../../../schemas/qa-record';
 import { recordAudit } from '../audit/audit';
 import { contentHash, typedFields } from './fields';
-import { ReviewError } from '../review/errors';
+import { DomainError } from '../../errors';
 
 /**
  * Corrects an item's text: a new version with origin `correction` (earlier versions, and the
@@ -16,31 +16,31 @@ export async function correctItem(
 	input: { itemId: number; recordJson: string; reason: string }
 ) {
 	const [item] = await tx.select().from(qaItem).where(eq(qaItem.id, input.itemId)).for('update');
-	if (!item) throw new ReviewError('not_found', `There is no item ${input.itemId}.`);
+	if (!item) throw new DomainError('not_found', `There is no item ${input.itemId}.`);
 	let raw: unknown;
 	try {
 		raw = JSON.parse(input.recordJson);
 	} catch (e) {
-		throw new ReviewError(
+		throw new DomainError(
 			'invalid',
 			`The corrected record is not valid JSON: ${(e as Error).message}`
 		);
 	}
 	const checked = validateQaRecord(raw, 0, item.type);
 	if (!checked.ok)
-		throw new ReviewError(
+		throw new DomainError(
 			'invalid',
 			`The corrected record is invalid: ${checked.errors.map((e) => `${e.field} ${e.reason}`).join('; ')}`
 		);
 	if (checked.record.type !== item.type)
-		throw new ReviewError('invalid', `A correction cannot change the type (${item.type}).`);
+		throw new DomainError('invalid', `A correction cannot change the type (${item.type}).`);
 	const [current] = await tx
 		.select()
 		.from(qaItemVersion)
 		.where(eq(qaItemVersion.id, item.currentVersionId!));
 	const hash = contentHash(checked.record);
 	if (hash === current.contentHash)
-		throw new ReviewError('invalid', 'The corrected record is identical to the current version.');
+		throw new DomainError('invalid', 'The corrected record is identical to the current version.');
 	const [version] = await tx
 		.insert(qaItemVersion)
 		.values({
@@ -81,7 +81,7 @@ export async function withdrawItem(tx: Tx, actorId: string, itemId: number, reas
 		.set({ status: 'withdrawn', updatedAt: sql`now()` })
 		.where(eq(qaItem.id, itemId))
 		.returning();
-	if (!item) throw new ReviewError('not_found', `There is no item ${itemId}.`);
+	if (!item) throw new DomainError('not_found', `There is no item ${itemId}.`);
 	await tx
 		.update(reviewTask)
 		.set({ state: 'cancelled', leasedBy: null, leaseToken: null, leaseExpiresAt: null })

@@ -12,6 +12,7 @@ import { invitation, user, type User } from '../../db/schema';
 import { ROLES, type Role } from '../../db/schema/enums';
 import { randomId, sha256Hex } from '../../ids';
 import { recordAudit } from '../audit/audit';
+import { DomainError, parseInput } from '../../errors';
 
 export const emailSchema = z.email('must be a valid email address').trim().toLowerCase();
 export const passwordSchema = z
@@ -30,15 +31,6 @@ export const newUserSchema = z.object({
 	password: passwordSchema
 });
 
-export class UserError extends Error {
-	constructor(
-		readonly field: string,
-		message: string
-	) {
-		super(message);
-	}
-}
-
 function newPseudonym(): string {
 	return `P-${randomId(6).toUpperCase()}`;
 }
@@ -49,11 +41,14 @@ export async function createUser(
 	input: { [K in keyof z.input<typeof newUserSchema>]: unknown },
 	actorId: string | null = null
 ): Promise<User> {
-	const data = newUserSchema.parse(input);
+	const data = parseInput(newUserSchema, input);
 	const passwordHash = await hashPassword(data.password);
 	return db.transaction(async (tx) => {
 		const [taken] = await tx.select({ id: user.id }).from(user).where(eq(user.email, data.email));
-		if (taken) throw new UserError('email', `An account for ${data.email} already exists.`);
+		if (taken)
+			throw new DomainError('conflict', `An account for ${data.email} already exists.`, {
+				field: 'email'
+			});
 		const [created] = await tx
 			.insert(user)
 			.values({
@@ -131,10 +126,10 @@ export function listUsers(db: Db) {
 
 /** Replaces a user's roles. */
 export async function setRoles(db: Db, userId: string, roles: Role[], actorId: string) {
-	const data = rolesSchema.parse(roles);
+	const data = parseInput(rolesSchema, roles);
 	await db.transaction(async (tx) => {
 		const [before] = await tx.select({ roles: user.roles }).from(user).where(eq(user.id, userId));
-		if (!before) throw new UserError('user', 'No such user.');
+		if (!before) throw new DomainError('not_found', 'No such user.');
 		await tx.update(user).set({ roles: data }).where(eq(user.id, userId));
 		await recordAudit(tx, {
 			actorId,
@@ -166,12 +161,15 @@ export async function createInvitation(
 	createdBy: string,
 	now = new Date()
 ): Promise<{ token: string; expiresAt: Date }> {
-	const data = invitationSchema.parse(input);
+	const data = parseInput(invitationSchema, input);
 	const token = randomId(32);
 	const expiresAt = new Date(now.getTime() + data.validHours * 3_600_000);
 	await db.transaction(async (tx) => {
 		const [taken] = await tx.select({ id: user.id }).from(user).where(eq(user.email, data.email));
-		if (taken) throw new UserError('email', `An account for ${data.email} already exists.`);
+		if (taken)
+			throw new DomainError('conflict', `An account for ${data.email} already exists.`, {
+				field: 'email'
+			});
 		const id = randomId();
 		await tx.insert(invitation).values({
 			id,
@@ -210,7 +208,7 @@ export async function findInvitation(db: Db, token: string, now = new Date()) {
 
 /** Redeems an invitation: creates the account and marks the invitation used, atomically. */
 export async function acceptInvitation(db: Db, token: string, password: string, now = new Date()) {
-	const pw = passwordSchema.parse(password);
+	const pw = parseInput(passwordSchema, password);
 	const passwordHash = await hashPassword(pw);
 	return db.transaction(async (tx) => {
 		const [inv] = await tx
@@ -218,9 +216,13 @@ export async function acceptInvitation(db: Db, token: string, password: string, 
 			.from(invitation)
 			.where(pendingInvitation(token, now))
 			.for('update');
-		if (!inv) throw new UserError('token', 'This invitation link is invalid, used or expired.');
+		if (!inv)
+			throw new DomainError('not_found', 'This invitation link is invalid, used or expired.');
 		const [taken] = await tx.select({ id: user.id }).from(user).where(eq(user.email, inv.email));
-		if (taken) throw new UserError('email', `An account for ${inv.email} already exists.`);
+		if (taken)
+			throw new DomainError('conflict', `An account for ${inv.email} already exists.`, {
+				field: 'email'
+			});
 		const [created] = await tx
 			.insert(user)
 			.values({

@@ -49,7 +49,7 @@ describe.skipIf(!hasPostgres())('ranking queue under concurrency (PostgreSQL)', 
 					idempotencyKey: `${claim.publicId}-key`,
 					entries: ids.map((id, i) => ({ candidateId: id, rank: i + 1, tag: 'okay' }))
 				});
-				expect(result.status).toBe('stored');
+				expect(result.duplicate).toBe(false);
 			}
 		}
 		await Promise.all(doctors.map(work));

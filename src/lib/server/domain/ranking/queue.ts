@@ -19,7 +19,11 @@ export type ClaimResult =
  * Returns expired leases of a study to its queue. Runs in its own short transaction and skips
  * rows another sweep holds, so concurrent claimers never wait on each other here.
  */
-export async function expireLeases(db: Db, studyId: number, now = new Date()): Promise<number> {
+export async function expireLeases(
+	db: Db | Tx,
+	studyId: number,
+	now = new Date()
+): Promise<number> {
 	return db.transaction(async (tx) => {
 		const expired = await tx
 			.update(assignment)
@@ -80,7 +84,7 @@ async function activeLease(tx: Tx, studyId: number, physicianId: string, now: Da
  * The candidates are shuffled with a fresh seed stored on the assignment.
  */
 export async function claimNext(
-	db: Db,
+	db: Db | Tx,
 	studyId: number,
 	physicianId: string,
 	now = new Date()

@@ -1,12 +1,23 @@
 import { asc, count, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/client';
-import { assignment, ranking, rankingEntry, studyQuestion } from '../../db/schema';
+import { assignment, auditEvent, ranking, rankingEntry, studyQuestion } from '../../db/schema';
+import { DomainError } from '../../errors';
 import { createTestDb, testDbKinds } from '../../db/testing';
 import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
 import { claimNext, getAssignmentView } from './queue';
 import { changeStudyState, createStudy } from './studies';
-import { submitRanking, type Submission } from './rankings';
+import { submitRanking, submitRankingAndNext, type Submission } from './rankings';
+
+/** The DomainError a refused submission throws (fails the test if it was stored instead). */
+async function refusal(submitting: Promise<unknown>): Promise<DomainError> {
+	const outcome = await submitting.then(
+		() => null,
+		(e: unknown) => e
+	);
+	expect(outcome).toBeInstanceOf(DomainError);
+	return outcome as DomainError;
+}
 
 describe.each(testDbKinds())('submitting rankings on %s', (kind) => {
 	let h: DatabaseHandle;
@@ -60,9 +71,9 @@ describe.each(testDbKinds())('submitting rankings on %s', (kind) => {
 	it('stores ranks, tags, comments, displayed order and time on task, idempotently', async () => {
 		const { good, publicId } = await setUp();
 		const first = await submitRanking(h.db, doctor, good());
-		expect(first.status).toBe('stored');
+		expect(first.duplicate).toBe(false);
 		const again = await submitRanking(h.db, doctor, good());
-		expect(again).toEqual({ ...first, status: 'duplicate' });
+		expect(again).toEqual({ ...first, duplicate: true });
 		expect(await stored()).toEqual({ rankings: 1, entries: 3 });
 		const [r] = await h.db.select().from(ranking);
 		expect(r.timeOnTaskMs).toBe(42_000);
@@ -85,8 +96,18 @@ describe.each(testDbKinds())('submitting rankings on %s', (kind) => {
 			.where(eq(studyQuestion.id, a.studyQuestionId));
 		expect(q.completed).toBe(1);
 		// A second submission with a new key is refused.
-		const twice = await submitRanking(h.db, doctor, good({ idempotencyKey: 'another-key-1' }));
-		expect(twice).toMatchObject({ status: 'refused', code: 'submitted' });
+		const twice = refusal(submitRanking(h.db, doctor, good({ idempotencyKey: 'another-key-1' })));
+		await expect(twice).resolves.toMatchObject({ code: 'already_submitted' });
+		const [event] = await h.db
+			.select()
+			.from(auditEvent)
+			.where(eq(auditEvent.action, 'ranking.submit'));
+		expect(event).toMatchObject({
+			actorId: doctor,
+			objectType: 'ranking',
+			objectId: String(first.rankingId)
+		});
+		expect((event.after as { entries: unknown[] }).entries).toHaveLength(3);
 	});
 
 	it('refuses bad rankings with a clear reason and stores nothing', async () => {
@@ -124,9 +145,9 @@ describe.each(testDbKinds())('submitting rankings on %s', (kind) => {
 			]
 		];
 		for (const [submission, reason] of cases) {
-			const result = await submitRanking(h.db, doctor, submission);
-			expect(result.status, String(reason)).toBe('invalid');
-			if (result.status === 'invalid') expect(result.problems.join(' ')).toMatch(reason);
+			const e = await refusal(submitRanking(h.db, doctor, submission));
+			expect(e.code, String(reason)).toBe('invalid');
+			expect(e.problems.join(' ')).toMatch(reason);
 		}
 		expect(ids).toHaveLength(3);
 		expect(await stored()).toEqual({ rankings: 0, entries: 0 });
@@ -143,10 +164,10 @@ describe.each(testDbKinds())('submitting rankings on %s', (kind) => {
 		const otherView = (await getAssignmentView(h.db, otherClaim.publicId, other))!;
 		const foreign = good();
 		foreign.entries[0] = { ...foreign.entries[0], candidateId: otherView.candidates[0].id };
-		const r1 = await submitRanking(h.db, doctor, foreign);
-		expect(r1.status).toBe('invalid');
-		const r2 = await submitRanking(h.db, other, good());
-		expect(r2).toMatchObject({ status: 'refused', code: 'not_found' });
+		const r1 = await refusal(submitRanking(h.db, doctor, foreign));
+		expect(r1.code).toBe('invalid');
+		const r2 = await refusal(submitRanking(h.db, other, good()));
+		expect(r2.code).toBe('not_found');
 		expect(await stored()).toEqual({ rankings: 0, entries: 0 });
 	});
 
@@ -160,30 +181,47 @@ describe.each(testDbKinds())('submitting rankings on %s', (kind) => {
 				tag: (i === 0 ? 'bad' : 'good') as 'bad' | 'good'
 			}))
 		};
-		const ask = await submitRanking(h.db, doctor, inconsistent);
-		expect(ask.status).toBe('needs_confirmation');
-		if (ask.status === 'needs_confirmation')
-			expect(ask.warnings[0]).toMatch(/Response A is ranked above Response B/);
+		const ask = await refusal(submitRanking(h.db, doctor, inconsistent));
+		expect(ask.code).toBe('needs_confirmation');
+		expect(ask.problems[0]).toMatch(/Response A is ranked above Response B/);
 		expect(await stored()).toEqual({ rankings: 0, entries: 0 });
 		const ok = await submitRanking(h.db, doctor, { ...inconsistent, confirmInconsistent: true });
-		expect(ok.status).toBe('stored');
+		expect(ok.duplicate).toBe(false);
+		expect(await stored()).toEqual({ rankings: 1, entries: 3 });
 	});
 
 	it('accepts competition-style ties only when the study allows them', async () => {
 		const { good } = await setUp({ allowTies: true });
 		const base = good();
 		const tied = { ...base, entries: base.entries.map((e, i) => ({ ...e, rank: i < 2 ? 1 : 3 })) };
-		expect((await submitRanking(h.db, doctor, tied)).status).toBe('stored');
+		expect((await submitRanking(h.db, doctor, tied)).duplicate).toBe(false);
+		const ranks = await h.db.select({ rank: rankingEntry.rank }).from(rankingEntry);
+		expect(ranks.map((r) => r.rank).sort()).toEqual([1, 1, 3]);
 	});
 
 	it('refuses a closed study and an expired lease', async () => {
 		const { good, studyId } = await setUp();
 		const late = new Date(Date.now() + 31 * 60_000);
-		const expired = await submitRanking(h.db, doctor, good(), late);
-		expect(expired).toMatchObject({ status: 'refused', code: 'expired' });
+		const expired = await refusal(submitRanking(h.db, doctor, good(), late));
+		expect(expired.code).toBe('not_leased');
 		await changeStudyState(h.db, studyId, 'close', organiser);
-		const closed = await submitRanking(h.db, doctor, good());
-		expect(closed).toMatchObject({ status: 'refused', code: 'closed' });
+		const closed = await refusal(submitRanking(h.db, doctor, good()));
+		expect(closed.code).toBe('locked');
 		expect(await stored()).toEqual({ rankings: 0, entries: 0 });
+	});
+
+	it('submits and leases the next question in one transaction, and a refusal leases nothing', async () => {
+		const { good, publicId } = await setUp();
+		const bad = good();
+		bad.entries[0] = { ...bad.entries[0], tag: null };
+		const e = await refusal(submitRankingAndNext(h.db, doctor, bad));
+		expect(e.problems.join(' ')).toMatch(/Tag every response/);
+		expect(await h.db.select().from(assignment)).toHaveLength(1);
+		const done = await submitRankingAndNext(h.db, doctor, good());
+		expect(done.duplicate).toBe(false);
+		expect(done.next.status).toBe('assigned');
+		if (done.next.status === 'assigned') expect(done.next.publicId).not.toBe(publicId);
+		const states = await h.db.select({ state: assignment.state }).from(assignment);
+		expect(states.map((a) => a.state).sort()).toEqual(['leased', 'submitted']);
 	});
 });

@@ -1,7 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { rankProblem, TAG_VALUES, tagInconsistencies } from '../../../ranking/rules';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
+import { DomainError } from '../../errors';
+import { recordAudit } from '../audit/audit';
+import { claimNext, type ClaimResult } from './queue';
 import {
 	assignment,
 	assignmentCandidate,
@@ -34,31 +37,81 @@ export const submissionSchema = z.object({
 });
 export type Submission = z.input<typeof submissionSchema>;
 
-export type SubmitResult =
-	| { status: 'stored' | 'duplicate'; rankingId: number; studyId: number }
-	| { status: 'refused'; code: 'not_found' | 'closed' | 'expired' | 'submitted'; message: string }
-	| { status: 'invalid'; problems: string[] }
-	| { status: 'needs_confirmation'; warnings: string[] };
+const blankToUndefined = (v: unknown) => (v === '' ? undefined : v);
+const rows = z.record(z.string(), z.string()).default({});
+
+/**
+ * The ranking form as the screen posts it: `rank.<id>`, `tag.<id>` and `comment.<id>` per shown
+ * response (read by `readForm` into records), the idempotency key, the time on task and the
+ * confirmation of inconsistent tags. Gives the submission without the assignment id (the URL's).
+ */
+export const rankingFormSchema = z
+	.object({
+		idempotencyKey: z.string().default(''),
+		timeOnTaskMs: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).optional()),
+		confirm: z.preprocess((v) => v === '1', z.boolean()),
+		rank: rows,
+		tag: rows,
+		comment: rows
+	})
+	.transform((f): Omit<Submission, 'assignmentId'> => {
+		const ids = new Set([...Object.keys(f.rank), ...Object.keys(f.tag), ...Object.keys(f.comment)]);
+		return {
+			idempotencyKey: f.idempotencyKey.trim(),
+			timeOnTaskMs: f.timeOnTaskMs,
+			confirmInconsistent: f.confirm,
+			entries: [...ids].map((id) => {
+				const rank = (f.rank[id] ?? '').trim();
+				const tag = (f.tag[id] ?? '').trim();
+				return {
+					candidateId: id,
+					rank: /^\d+$/.test(rank) ? Number(rank) : null,
+					tag: (tag || null) as Submission['entries'][number]['tag'],
+					comment: (f.comment[id] ?? '').trim()
+				};
+			})
+		};
+	});
+
+export interface Submitted {
+	rankingId: number;
+	studyId: number;
+	/** A retry of a submission already stored (same idempotency key): nothing new was written. */
+	duplicate: boolean;
+}
+
+function invalid(problems: string[]): DomainError {
+	const unique = [...new Set(problems)];
+	return new DomainError(
+		'invalid',
+		unique.length === 1 ? unique[0] : 'The ranking is not complete.',
+		{
+			problems: unique
+		}
+	);
+}
 
 /**
  * Stores a physician's ranking of an assignment: every candidate ranked (a permutation, or
- * competition ranks when the study allows ties) and tagged. Retrying with the same idempotency
- * key returns the stored ranking; any refusal stores nothing.
+ * competition ranks when the study allows ties) and tagged, with a `ranking.submit` audit event.
+ * Retrying with the same idempotency key returns the stored ranking. Refusals are DomainErrors
+ * (`invalid` with the problems, `needs_confirmation` with the tag warnings, `not_found`,
+ * `already_submitted`, `locked` for a closed study, `not_leased` for a lapsed lease) and store
+ * nothing. Runs in the caller's transaction when given one.
  */
 export async function submitRanking(
-	db: Db,
+	db: Db | Tx,
 	physicianId: string,
 	input: Submission,
 	now = new Date()
-): Promise<SubmitResult> {
+): Promise<Submitted> {
 	const parsed = submissionSchema.safeParse(input);
 	if (!parsed.success)
-		return {
-			status: 'invalid',
-			problems: parsed.error.issues.map((i) => `${i.path.join('.') || 'submission'} ${i.message}`)
-		};
+		throw invalid(
+			parsed.error.issues.map((i) => `${i.path.join('.') || 'submission'} ${i.message}`)
+		);
 	const data = parsed.data;
-	return db.transaction(async (tx): Promise<SubmitResult> => {
+	return db.transaction(async (tx): Promise<Submitted> => {
 		const [a] = await tx
 			.select({
 				id: assignment.id,
@@ -77,34 +130,27 @@ export async function submitRanking(
 				and(eq(assignment.publicId, data.assignmentId), eq(assignment.physicianId, physicianId))
 			)
 			.for('update', { of: assignment });
-		if (!a) return { status: 'refused', code: 'not_found', message: 'This question is not yours.' };
+		if (!a) throw new DomainError('not_found', 'This question is not yours.');
 
 		const [previous] = await tx
 			.select({ id: ranking.id, assignmentId: ranking.assignmentId })
 			.from(ranking)
 			.where(eq(ranking.idempotencyKey, data.idempotencyKey));
 		if (previous?.assignmentId === a.id)
-			return { status: 'duplicate', rankingId: previous.id, studyId: a.studyId };
+			return { rankingId: previous.id, studyId: a.studyId, duplicate: true };
 		if (a.state === 'submitted')
-			return {
-				status: 'refused',
-				code: 'submitted',
-				message: 'You have already submitted a ranking for this question.'
-			};
-		if (previous) return { status: 'invalid', problems: ['The submission key was reused.'] };
+			throw new DomainError(
+				'already_submitted',
+				'You have already submitted a ranking for this question.'
+			);
+		if (previous) throw new DomainError('conflict', 'The submission key was reused.');
 		if (a.studyState === 'closed')
-			return {
-				status: 'refused',
-				code: 'closed',
-				message: 'This study is closed; rankings are no longer accepted.'
-			};
+			throw new DomainError('locked', 'This study is closed; rankings are no longer accepted.');
 		if (a.state !== 'leased' || !a.leaseExpiresAt || a.leaseExpiresAt <= now)
-			return {
-				status: 'refused',
-				code: 'expired',
-				message:
-					'Your time for this question ran out and it went back to the queue; nothing was saved.'
-			};
+			throw new DomainError(
+				'not_leased',
+				'Your time for this question ran out and it went back to the queue; nothing was saved.'
+			);
 
 		const shown = await tx
 			.select({
@@ -126,7 +172,7 @@ export async function submitRanking(
 		}
 		if (!problems.length && seen.size !== shown.length)
 			problems.push(`Rank all ${shown.length} responses (${shown.length - seen.size} missing).`);
-		if (problems.length) return { status: 'invalid', problems: [...new Set(problems)] };
+		if (problems.length) throw invalid(problems);
 
 		const labelled = data.entries.map((e) => ({
 			...e,
@@ -140,10 +186,15 @@ export async function submitRanking(
 		const untagged = labelled.filter((e) => !e.tag).map((e) => e.label);
 		if (untagged.length)
 			problems.push(`Tag every response good, okay or bad (missing: ${untagged.join(', ')}).`);
-		if (problems.length) return { status: 'invalid', problems };
+		if (problems.length) throw invalid(problems);
 		if (!data.confirmInconsistent) {
 			const warnings = tagInconsistencies(labelled);
-			if (warnings.length) return { status: 'needs_confirmation', warnings };
+			if (warnings.length)
+				throw new DomainError(
+					'needs_confirmation',
+					'Some tags disagree with the order; confirm to submit anyway.',
+					{ problems: warnings }
+				);
 		}
 
 		const timeOnTaskMs =
@@ -180,6 +231,38 @@ export async function submitRanking(
 			.update(studyQuestion)
 			.set({ completed: sql`${studyQuestion.completed} + 1` })
 			.where(eq(studyQuestion.id, a.questionId));
-		return { status: 'stored', rankingId: stored.id, studyId: a.studyId };
+		await recordAudit(tx, {
+			actorId: physicianId,
+			action: 'ranking.submit',
+			objectType: 'ranking',
+			objectId: stored.id,
+			after: {
+				assignmentId: a.id,
+				studyId: a.studyId,
+				entries: labelled.map((e) => ({
+					candidateId: byPublic.get(e.candidateId)!.candidateId,
+					rank: e.rank,
+					tag: e.tag
+				}))
+			}
+		});
+		return { rankingId: stored.id, studyId: a.studyId, duplicate: false };
+	});
+}
+
+/**
+ * The "submit + next" of the ranking screen, in one transaction: stores the ranking (see
+ * submitRanking) and leases the physician's next question of the same study.
+ */
+export async function submitRankingAndNext(
+	db: Db,
+	physicianId: string,
+	input: Submission,
+	now = new Date()
+): Promise<Submitted & { next: ClaimResult }> {
+	return db.transaction(async (tx) => {
+		const submitted = await submitRanking(tx, physicianId, input, now);
+		const next = await claimNext(tx, submitted.studyId, physicianId, now);
+		return { ...submitted, next };
 	});
 }

@@ -1,17 +1,11 @@
+import { DomainError } from '../../errors';
 import { count, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/client';
 import { candidate, studyQuestion } from '../../db/schema';
 import { createTestDb, testDbKinds } from '../../db/testing';
 import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
-import {
-	changeStudyState,
-	checkEligibility,
-	createStudy,
-	getStudy,
-	listStudies,
-	StudyError
-} from './studies';
+import { changeStudyState, checkEligibility, createStudy, getStudy, listStudies } from './studies';
 
 describe.each(testDbKinds())('ranking studies on %s', (kind) => {
 	let h: DatabaseHandle;
@@ -112,7 +106,7 @@ describe.each(testDbKinds())('ranking studies on %s', (kind) => {
 			},
 			organiser
 		);
-		await expect(changeStudyState(h.db, study.id, 'pause', organiser)).rejects.toThrow(StudyError);
+		await expect(changeStudyState(h.db, study.id, 'pause', organiser)).rejects.toThrow(DomainError);
 		await changeStudyState(h.db, study.id, 'open', organiser);
 		await changeStudyState(h.db, study.id, 'pause', organiser);
 		const reopened = await changeStudyState(h.db, study.id, 'open', organiser);

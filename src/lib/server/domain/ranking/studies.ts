@@ -18,6 +18,7 @@ import {
 import type { StudyState } from '../../db/schema/enums';
 import { recordAudit } from '../audit/audit';
 import { chunk } from '../../db/chunk';
+import { DomainError, parseInput } from '../../errors';
 
 /** Which items a study asks about: filters combined with AND, or an explicit list of item ids. */
 export const selectionSchema = z.object({
@@ -48,15 +49,6 @@ export const studyInputSchema = z.object({
 		.default(30)
 });
 export type StudyInput = z.input<typeof studyInputSchema>;
-
-export class StudyError extends Error {
-	constructor(
-		readonly field: string,
-		message: string
-	) {
-		super(message);
-	}
-}
 
 /** The current (or snapshot) versions of the items a selection names, in item id order. */
 async function selectedVersions(db: Db | Tx, selection: Selection) {
@@ -147,19 +139,24 @@ export async function createStudy(
 	input: StudyInput,
 	actorId: string
 ): Promise<RankingStudy> {
-	const data = studyInputSchema.parse(input);
+	const data = parseInput(studyInputSchema, input);
 	return db.transaction(async (tx) => {
 		const [taken] = await tx
 			.select({ id: rankingStudy.id })
 			.from(rankingStudy)
 			.where(eq(rankingStudy.name, data.name));
-		if (taken) throw new StudyError('name', `A study named “${data.name}” already exists.`);
+		if (taken)
+			throw new DomainError('conflict', `A study named “${data.name}” already exists.`, {
+				field: 'name'
+			});
 		const known = await tx
 			.select({ id: model.id })
 			.from(model)
 			.where(inArray(model.id, data.modelIds));
 		if (known.length !== data.modelIds.length)
-			throw new StudyError('modelIds', 'One of the chosen models does not exist.');
+			throw new DomainError('invalid', 'One of the chosen models does not exist.', {
+				field: 'modelIds'
+			});
 		const [study] = await tx
 			.insert(rankingStudy)
 			.values({
@@ -198,7 +195,10 @@ async function freezeQuestions(tx: Tx, study: RankingStudy): Promise<number> {
 	const selection = selectionSchema.parse(study.selection);
 	const { eligible } = await checkEligibility(tx, selection, modelIds);
 	if (!eligible.length)
-		throw new StudyError('state', 'No eligible questions: every chosen model must have answered.');
+		throw new DomainError(
+			'invalid',
+			'No eligible questions: every chosen model must have answered.'
+		);
 	for (const part of chunk(eligible, 1000)) {
 		const questions = await tx
 			.insert(studyQuestion)
@@ -278,9 +278,9 @@ export async function changeStudyState(
 			.from(rankingStudy)
 			.where(eq(rankingStudy.id, studyId))
 			.for('update');
-		if (!study) throw new StudyError('id', 'No such study.');
+		if (!study) throw new DomainError('not_found', 'No such study.');
 		if (!rule.from.includes(study.state))
-			throw new StudyError('state', `A ${study.state} study cannot be ${transition}ed.`);
+			throw new DomainError('conflict', `A ${study.state} study cannot be ${transition}ed.`);
 		let questions: number | undefined;
 		if (study.state === 'draft') questions = await freezeQuestions(tx, study);
 		const now = new Date();

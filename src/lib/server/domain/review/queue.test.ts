@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '../../db/client';
 import { auditEvent, dataset, reviewTask, taskSkip, type User } from '../../db/schema';
 import { createTestDb, testDbKinds } from '../../db/testing';
 import { seedItems, seedUsers } from '../../fixtures/review';
-import { ReviewError } from './errors';
+import { DomainError } from '../../errors';
 import { claimNext, currentLease, ensureReviewTasks, leasedItem, returnTask } from './queue';
 
 describe.each(testDbKinds())('review queue on %s', (kind) => {
@@ -94,8 +94,8 @@ describe.each(testDbKinds())('review queue on %s', (kind) => {
 			token: a!.leaseToken,
 			skip: true
 		}).catch((e) => e);
-		expect(err).toBeInstanceOf(ReviewError);
-		expect((err as ReviewError).code).toBe('not_leased');
+		expect(err).toBeInstanceOf(DomainError);
+		expect((err as DomainError).code).toBe('not_leased');
 		const [task] = await h.db.select().from(reviewTask).where(eq(reviewTask.id, a!.taskId));
 		expect(task.leasedBy).toBe(alice.id);
 	});

@@ -5,7 +5,7 @@ import { passage, qaItem, qaItemVersion, reviewTask, taskSkip } from '../../db/s
 import type { ReviewRound } from '../../db/schema/enums';
 import { randomId } from '../../ids';
 import { recordAudit } from '../audit/audit';
-import { ReviewError } from './errors';
+import { DomainError } from '../../errors';
 
 /** A task leased to one reviewer; `leaseToken` doubles as the submission's idempotency key. */
 export interface Lease {
@@ -80,7 +80,11 @@ function candidate(tx: Tx, userId: string, round: ReviewRound, expired: boolean,
  * reviewers never hold the same task. Returns the reviewer's current lease if they hold one,
  * an expired lease of someone else before fresh work, or null when nothing is left.
  */
-export async function claimNext(db: Db, userId: string, now = new Date()): Promise<Lease | null> {
+export async function claimNext(
+	db: Db | Tx,
+	userId: string,
+	now = new Date()
+): Promise<Lease | null> {
 	return db.transaction(async (tx) => {
 		const held = await currentLease(tx, userId, now);
 		if (held) return held;
@@ -125,14 +129,14 @@ export async function claimNext(db: Db, userId: string, now = new Date()): Promi
 /** Locks a task and checks that `userId` holds its lease with this token. */
 export async function lockLeasedTask(tx: Tx, userId: string, taskId: number, token: string) {
 	const [task] = await tx.select().from(reviewTask).where(eq(reviewTask.id, taskId)).for('update');
-	if (!task) throw new ReviewError('not_found', `There is no review task ${taskId}.`);
+	if (!task) throw new DomainError('not_found', `There is no review task ${taskId}.`);
 	if (task.state === 'done' && task.doneBy === userId)
-		throw new ReviewError(
+		throw new DomainError(
 			'already_submitted',
 			'You have already submitted this review; nothing was changed. Amend it from your history.'
 		);
 	if (task.state !== 'leased' || task.leasedBy !== userId || task.leaseToken !== token)
-		throw new ReviewError(
+		throw new DomainError(
 			'not_leased',
 			'This item is no longer leased to you (the lease expired and the item went back to the queue, or this page is out of date). Nothing was saved.'
 		);

@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '../../db/client';
 import { dispute, feedbackNote, qaItem, review, reviewTask, type User } from '../../db/schema';
 import { createTestDb, testDbKinds } from '../../db/testing';
 import { seedItems, seedUsers } from '../../fixtures/review';
-import { ReviewError } from './errors';
+import { DomainError } from '../../errors';
 import { claimNext, ensureReviewTasks } from './queue';
 import {
 	amendReview,
@@ -115,7 +115,7 @@ describe.each(testDbKinds())('reviews on %s', (kind) => {
 			key: lease.leaseToken,
 			...judgement
 		}).catch((e) => e);
-		expect(err).toBeInstanceOf(ReviewError);
+		expect(err).toBeInstanceOf(DomainError);
 		expect(err.code).toBe('not_leased');
 		expect(err.message).toMatch(/no longer leased to you/);
 		expect(await counts()).toEqual({ reviews: 0, notes: 0, disputes: 0 });

@@ -15,7 +15,7 @@ import { DISPUTE_CATEGORIES, FEEDBACK_CATEGORIES, VERDICTS } from '../../db/sche
 import { randomId } from '../../ids';
 import { recordAudit } from '../audit/audit';
 import { resolveItemOutcome } from '../verification/disagreement';
-import { ReviewError } from './errors';
+import { DomainError } from '../../errors';
 import { claimNext, lockLeasedTask, type Lease } from './queue';
 
 const optionalText = (max: number) =>
@@ -139,7 +139,7 @@ async function byKey(tx: Tx, key: string) {
  * second submission is refused with a clear message and changes nothing.
  */
 export async function submitReview(
-	db: Db,
+	db: Db | Tx,
 	userId: string,
 	input: ReviewInput,
 	now = new Date()
@@ -154,10 +154,10 @@ export async function submitReview(
 		const earlier = await byKey(tx, input.key);
 		if (earlier) {
 			if (earlier.reviewerId !== userId || earlier.taskId !== input.taskId)
-				throw new ReviewError('conflict', 'This form was already used for another review.');
+				throw new DomainError('conflict', 'This form was already used for another review.');
 			return { review: earlier, duplicate: true };
 		}
-		if (!taskRow) throw new ReviewError('not_found', `There is no review task ${input.taskId}.`);
+		if (!taskRow) throw new DomainError('not_found', `There is no review task ${input.taskId}.`);
 		const task = await lockLeasedTask(tx, userId, input.taskId, input.key);
 		const [item] = await tx
 			.select({ versionId: qaItem.currentVersionId, sampled: qaItem.inSecondarySample })
@@ -212,16 +212,21 @@ export async function submitReview(
 	});
 }
 
-/** Submits a review and leases the reviewer's next item: the "submit + next" of the screen. */
+/**
+ * The "submit + next" of the review screen, in one transaction: records the review (see
+ * submitReview, audit event included) and leases the reviewer's next item.
+ */
 export async function submitAndNext(
 	db: Db,
 	userId: string,
 	input: ReviewInput,
 	now = new Date()
 ): Promise<{ review: Review; duplicate: boolean; next: Lease | null }> {
-	const result = await submitReview(db, userId, input, now);
-	const next = await claimNext(db, userId, now);
-	return { ...result, next };
+	return db.transaction(async (tx) => {
+		const result = await submitReview(tx, userId, input, now);
+		const next = await claimNext(tx, userId, now);
+		return { ...result, next };
+	});
 }
 
 /** Why an item's reviews can no longer be amended, or null when they can. */
@@ -263,7 +268,7 @@ export async function amendReview(
 	return db.transaction(async (tx) => {
 		const [base] = await tx.select().from(review).where(eq(review.id, reviewId));
 		if (!base || base.reviewerId !== userId)
-			throw new ReviewError('not_found', 'You have no review with this number.');
+			throw new DomainError('not_found', 'You have no review with this number.');
 		// Serialise amendments of one task.
 		await tx
 			.select({ id: reviewTask.id })
@@ -273,7 +278,7 @@ export async function amendReview(
 		const earlier = await byKey(tx, input.key);
 		if (earlier) {
 			if (earlier.reviewerId !== userId || earlier.taskId !== base.taskId)
-				throw new ReviewError('conflict', 'This form was already used for another review.');
+				throw new DomainError('conflict', 'This form was already used for another review.');
 			return { review: earlier, duplicate: true };
 		}
 		const [latest] = await tx
@@ -283,12 +288,12 @@ export async function amendReview(
 			.orderBy(desc(review.revision))
 			.limit(1);
 		if (latest.id !== base.id)
-			throw new ReviewError(
+			throw new DomainError(
 				'conflict',
 				`Revision ${latest.revision} of this review exists already; reload and amend that one. Nothing was saved.`
 			);
 		const locked = await amendLock(tx, base.itemId);
-		if (locked) throw new ReviewError('locked', `${locked} Nothing was saved.`);
+		if (locked) throw new DomainError('locked', `${locked} Nothing was saved.`);
 		const [item] = await tx
 			.select({ versionId: qaItem.currentVersionId })
 			.from(qaItem)

@@ -1,3 +1,4 @@
+import { DomainError } from '../../errors';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +19,6 @@ import {
 	headlineValue,
 	newRunSchema,
 	recoverRuns,
-	ScoringRunError,
 	type RunSummary
 } from './runs';
 import { createUser } from '../people/users';
@@ -242,6 +242,6 @@ describe.each(testDbKinds())('scoring runs on %s', (kind) => {
 		});
 		await expect(
 			createRun(h.db, { modelIds: [9999], mode: 'official', embedder: 'hash:8' }, userId)
-		).rejects.toThrow(ScoringRunError);
+		).rejects.toThrow(DomainError);
 	});
 });

@@ -16,6 +16,7 @@ import type { Db } from '../../db/client';
 import { model, qaItem, qaItemVersion, response, score, scoringRun, user } from '../../db/schema';
 import type { ScoringRun } from '../../db/schema';
 import { recordAudit } from '../audit/audit';
+import { DomainError } from '../../errors';
 
 /** What an organiser chooses for a new run (form fields arrive as strings). */
 export const newRunSchema = z.object({
@@ -32,7 +33,6 @@ export const newRunSchema = z.object({
 export type NewRun = z.infer<typeof newRunSchema>;
 
 /** An expected refusal (unknown models, no responses); the message is shown to the organiser. */
-export class ScoringRunError extends Error {}
 
 /** Per-model result of a run, stored in `scoring_run.summary.models`. */
 export interface ModelSummary {
@@ -71,9 +71,11 @@ export async function createRun(db: Db, input: NewRun, userId: string): Promise<
 		.leftJoin(response, eq(response.modelId, model.id))
 		.where(inArray(model.id, input.modelIds))
 		.groupBy(model.id);
-	if (found.length !== input.modelIds.length) throw new ScoringRunError('Unknown model selected.');
+	if (found.length !== input.modelIds.length)
+		throw new DomainError('invalid', 'Unknown model selected.');
 	const total = found.reduce((s, m) => s + m.responses, 0);
-	if (total === 0) throw new ScoringRunError('The selected models have no imported responses.');
+	if (total === 0)
+		throw new DomainError('invalid', 'The selected models have no imported responses.');
 	return db.transaction(async (tx) => {
 		const [run] = await tx
 			.insert(scoringRun)

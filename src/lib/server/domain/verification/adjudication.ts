@@ -5,7 +5,7 @@ import { adjudication, qaItem, user } from '../../db/schema';
 import { VERDICTS } from '../../db/schema/enums';
 import { recordAudit } from '../audit/audit';
 import { latestReviews, resolveItemOutcome } from './disagreement';
-import { ReviewError } from '../review/errors';
+import { DomainError } from '../../errors';
 import { itemForDisplay } from '../items/display';
 
 /** Items waiting for an adjudicator (their two reviews disagree), oldest first. */
@@ -79,9 +79,9 @@ export async function adjudicate(
 ) {
 	return db.transaction(async (tx) => {
 		const [item] = await tx.select().from(qaItem).where(eq(qaItem.id, input.itemId)).for('update');
-		if (!item) throw new ReviewError('not_found', `There is no item ${input.itemId}.`);
+		if (!item) throw new DomainError('not_found', `There is no item ${input.itemId}.`);
 		if (item.status !== 'disagreement')
-			throw new ReviewError(
+			throw new DomainError(
 				'conflict',
 				'This item is not waiting for adjudication (it was resolved already or its reviews agree). Nothing was saved.'
 			);

@@ -6,7 +6,7 @@ import { dispute, disputeComment, qaItem, user } from '../../db/schema';
 import { DISPUTE_CATEGORIES, DISPUTE_STATUSES, type DisputeStatus } from '../../db/schema/enums';
 import { recordAudit } from '../audit/audit';
 import { correctItem, withdrawItem } from '../items/corrections';
-import { ReviewError } from '../review/errors';
+import { DomainError } from '../../errors';
 import { itemForDisplay } from '../items/display';
 
 /** The lifecycle: open → under_review → upheld | rejected. */
@@ -85,7 +85,7 @@ export const commentSchema = z.object({
 export async function commentOnDispute(db: Db, actorId: string, id: number, body: string) {
 	return db.transaction(async (tx) => {
 		const [d] = await tx.select().from(dispute).where(eq(dispute.id, id));
-		if (!d) throw new ReviewError('not_found', `There is no dispute ${id}.`);
+		if (!d) throw new DomainError('not_found', `There is no dispute ${id}.`);
 		await tx.insert(disputeComment).values({ disputeId: id, authorId: actorId, body });
 		await tx.update(dispute).set({ updatedAt: new Date() }).where(eq(dispute.id, id));
 	});
@@ -125,9 +125,9 @@ export async function transitionDispute(
 ) {
 	return db.transaction(async (tx) => {
 		const [d] = await tx.select().from(dispute).where(eq(dispute.id, id)).for('update');
-		if (!d) throw new ReviewError('not_found', `There is no dispute ${id}.`);
+		if (!d) throw new DomainError('not_found', `There is no dispute ${id}.`);
 		if (!NEXT[d.status].includes(input.to))
-			throw new ReviewError(
+			throw new DomainError(
 				'conflict',
 				`A dispute that is ${d.status.replace('_', ' ')} cannot become ${input.to.replace('_', ' ')}. Nothing was changed.`
 			);

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { feedbackNote, qaItem, user } from '../../db/schema';
 import { FEEDBACK_CATEGORIES } from '../../db/schema/enums';
 import { recordAudit } from '../audit/audit';
-import { ReviewError } from '../review/errors';
+import { DomainError } from '../../errors';
 
 export const feedbackFilterSchema = z.object({
 	category: z.enum(FEEDBACK_CATEGORIES).optional().catch(undefined),
@@ -57,7 +57,7 @@ export async function resolveFeedback(
 			.where(and(eq(feedbackNote.id, input.id), isNull(feedbackNote.resolvedAt)))
 			.returning();
 		if (!note)
-			throw new ReviewError('conflict', 'This note does not exist or is resolved already.');
+			throw new DomainError('conflict', 'This note does not exist or is resolved already.');
 		await recordAudit(tx, {
 			actorId,
 			action: 'feedback.resolve',

@@ -6,7 +6,7 @@ import type { QaType } from '../../db/schema/enums';
 import { randomId, sha256Hex } from '../../ids';
 import { recordAudit } from '../audit/audit';
 import { resolveItemOutcome } from './disagreement';
-import { ReviewError } from '../review/errors';
+import { DomainError } from '../../errors';
 
 /** mulberry32: a small, well-distributed 32-bit PRNG; the same seed always gives the same draw. */
 export function seededRandom(seed: string): () => number {
@@ -72,7 +72,7 @@ export async function drawSecondarySample(
 			.from(dataset)
 			.where(eq(dataset.id, input.datasetId))
 			.for('update');
-		if (!ds) throw new ReviewError('not_found', `There is no dataset ${input.datasetId}.`);
+		if (!ds) throw new DomainError('not_found', `There is no dataset ${input.datasetId}.`);
 		const [started] = await tx
 			.select({ id: review.id })
 			.from(review)
@@ -80,7 +80,7 @@ export async function drawSecondarySample(
 			.where(and(eq(qaItem.datasetId, ds.id), eq(review.round, 'secondary')))
 			.limit(1);
 		if (started)
-			throw new ReviewError(
+			throw new DomainError(
 				'locked',
 				'Secondary reviews have started in this dataset; its sample can no longer be redrawn.'
 			);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { dataset } from '../../db/schema';
 import { recordAudit } from '../audit/audit';
-import { ReviewError } from '../review/errors';
+import { DomainError } from '../../errors';
 
 /** Verification settings of a dataset as an organiser edits them (share in percent on forms). */
 export const datasetSettingsSchema = z.object({
@@ -35,7 +35,7 @@ export async function updateDatasetSettings(
 ) {
 	return db.transaction(async (tx) => {
 		const [before] = await tx.select().from(dataset).where(eq(dataset.id, input.datasetId));
-		if (!before) throw new ReviewError('not_found', `There is no dataset ${input.datasetId}.`);
+		if (!before) throw new DomainError('not_found', `There is no dataset ${input.datasetId}.`);
 		const [after] = await tx
 			.update(dataset)
 			.set({

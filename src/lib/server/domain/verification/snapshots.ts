@@ -5,7 +5,7 @@ import { rowsOf } from '../../db/client';
 import { dataset, qaItem, qaItemVersion, snapshot, snapshotItem, user } from '../../db/schema';
 import { QA_TYPES, type QaType } from '../../db/schema/enums';
 import { recordAudit } from '../audit/audit';
-import { ReviewError } from '../review/errors';
+import { DomainError } from '../../errors';
 
 export const freezeSchema = z.object({
 	datasetId: z.coerce.number().int().positive(),
@@ -101,17 +101,17 @@ export async function previewSnapshot(db: Db, datasetId: number, threshold = 5) 
 export async function freezeSnapshot(db: Db, actorId: string, input: z.infer<typeof freezeSchema>) {
 	return db.transaction(async (tx) => {
 		const [ds] = await tx.select().from(dataset).where(eq(dataset.id, input.datasetId));
-		if (!ds) throw new ReviewError('not_found', `There is no dataset ${input.datasetId}.`);
+		if (!ds) throw new DomainError('not_found', `There is no dataset ${input.datasetId}.`);
 		const [taken] = await tx
 			.select({ id: snapshot.id })
 			.from(snapshot)
 			.where(eq(snapshot.name, input.name));
 		if (taken)
-			throw new ReviewError('conflict', `A snapshot named "${input.name}" exists already.`);
+			throw new DomainError('conflict', `A snapshot named "${input.name}" exists already.`);
 		const pool = await candidates(tx, ds.id);
 		const selected = pool.filter((c) => c.final_relevance >= input.threshold);
 		if (!selected.length)
-			throw new ReviewError(
+			throw new DomainError(
 				'invalid',
 				`No item qualifies yet (verified correct, GP relevance ≥ ${input.threshold}, no open dispute or feedback).`
 			);

@@ -1,4 +1,4 @@
-import { fail, redirect } from '@sveltejs/kit';
+import { redirect } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import {
@@ -6,9 +6,10 @@ import {
 	listModelsForScoring,
 	listRuns,
 	newRunSchema,
-	ScoringRunError,
 	startRun
 } from '$lib/server/domain/scoring-runs/runs';
+import { failWith } from '$lib/server/errors';
+import { field, readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url, depends }) => {
@@ -19,29 +20,20 @@ export const load: PageServerLoad = async ({ locals, url, depends }) => {
 	return { runs, models };
 };
 
+const runForm = field.withLists(['modelIds'], newRunSchema);
+
 export const actions: Actions = {
 	start: async ({ locals, request }) => {
 		const user = requireRole(locals, 'organiser');
-		const form = await request.formData();
-		const values = {
-			modelIds: form.getAll('modelIds').map(String),
-			mode: String(form.get('mode') ?? ''),
-			embedder: String(form.get('embedder') ?? '')
-		};
-		const parsed = newRunSchema.safeParse(values);
-		if (!parsed.success) {
-			const errors: Record<string, string> = {};
-			for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
-			return fail(400, { values, errors });
-		}
+		const input = await readForm(request, runForm);
+		if (!input.ok) return input.failure;
 		let runId: number;
 		try {
 			const db = getDb();
-			runId = (await createRun(db, parsed.data, user.id)).id;
+			runId = (await createRun(db, input.data, user.id)).id;
 			startRun(db, runId);
 		} catch (e) {
-			if (e instanceof ScoringRunError) return fail(400, { values, errors: { form: e.message } });
-			throw e;
+			return failWith(e, { values: input.values });
 		}
 		redirect(303, `/admin/scoring/${runId}`);
 	}

@@ -1,5 +1,4 @@
-import { fail, redirect } from '@sveltejs/kit';
-import { z } from 'zod';
+import { redirect } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { listImports } from '$lib/server/domain/items/items';
@@ -9,10 +8,11 @@ import {
 	listModelsWithCounts,
 	listSnapshotsForStudies,
 	listStudies,
-	selectionSchema,
-	StudyError
+	selectionSchema
 } from '$lib/server/domain/ranking/studies';
-import { readStudyForm } from './study-form';
+import { DomainError, failWith } from '$lib/server/errors';
+import { readForm } from '$lib/server/forms';
+import { studyFormMessage, studyFormSchema } from './study-form';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url }) => {
@@ -37,18 +37,19 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 export const actions: Actions = {
 	preview: async ({ locals, request }) => {
 		requireRole(locals, 'organiser');
-		const read = readStudyForm(await request.formData());
-		if (!read.ok) return fail(400, { values: read.values, message: read.message });
-		const selection = selectionSchema.safeParse(read.input.selection);
+		const input = await readForm(request, studyFormSchema, { message: studyFormMessage });
+		if (!input.ok) return input.failure;
+		const { values } = input;
+		const selection = selectionSchema.safeParse(input.data.selection);
 		if (!selection.success)
-			return fail(400, { values: read.values, message: 'The question set is not valid.' });
+			return failWith(new DomainError('invalid', 'The question set is not valid.'), { values });
 		const { eligible, missing } = await checkEligibility(
 			getDb(),
 			selection.data,
-			read.input.modelIds ?? []
+			input.data.modelIds ?? []
 		);
 		return {
-			values: read.values,
+			values,
 			preview: {
 				eligible: eligible.length,
 				missing: missing.slice(0, 200),
@@ -58,21 +59,13 @@ export const actions: Actions = {
 	},
 	create: async ({ locals, request }) => {
 		const user = requireRole(locals, 'organiser');
-		const read = readStudyForm(await request.formData());
-		if (!read.ok) return fail(400, { values: read.values, message: read.message });
+		const input = await readForm(request, studyFormSchema, { message: studyFormMessage });
+		if (!input.ok) return input.failure;
 		let id: number;
 		try {
-			id = (await createStudy(getDb(), read.input, user.id)).id;
+			id = (await createStudy(getDb(), input.data, user.id)).id;
 		} catch (e) {
-			if (e instanceof z.ZodError) {
-				const issue = e.issues[0];
-				return fail(400, {
-					values: read.values,
-					message: `${issue.path.join('.')} ${issue.message}.`
-				});
-			}
-			if (e instanceof StudyError) return fail(400, { values: read.values, message: e.message });
-			throw e;
+			return failWith(e, { values: input.values });
 		}
 		redirect(303, `/admin/studies/${id}`);
 	}

@@ -1,13 +1,10 @@
-import { error, fail, redirect } from '@sveltejs/kit';
+import { error, redirect } from '@sveltejs/kit';
 import { z } from 'zod';
 import { createSession } from '$lib/server/auth/session';
 import { getDb } from '$lib/server/db';
-import {
-	acceptInvitation,
-	findInvitation,
-	passwordSchema,
-	UserError
-} from '$lib/server/domain/people/users';
+import { acceptInvitation, findInvitation, passwordSchema } from '$lib/server/domain/people/users';
+import { failWith } from '$lib/server/errors';
+import { readForm } from '$lib/server/forms';
 import { setSessionCookie } from '$lib/server/hooks/auth';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -27,21 +24,18 @@ const acceptSchema = z
 
 export const actions: Actions = {
 	default: async ({ params, request, cookies }) => {
-		const parsed = acceptSchema.safeParse(Object.fromEntries(await request.formData()));
-		if (!parsed.success) {
-			const issue = parsed.error.issues[0];
-			return fail(400, {
-				message: issue.path[0] === 'password' ? `Password ${issue.message}.` : issue.message
-			});
-		}
+		const input = await readForm(request, acceptSchema, {
+			message: (errors) =>
+				errors.password ? `Password ${errors.password}.` : Object.values(errors)[0]
+		});
+		if (!input.ok) return input.failure;
 		const db = getDb();
 		try {
-			const created = await acceptInvitation(db, params.token, parsed.data.password);
+			const created = await acceptInvitation(db, params.token, input.data.password);
 			const { token, session } = await createSession(db, created.id);
 			setSessionCookie(cookies, token, session.expiresAt);
 		} catch (e) {
-			if (e instanceof UserError) return fail(400, { message: e.message });
-			throw e;
+			return failWith(e);
 		}
 		redirect(303, '/');
 	}

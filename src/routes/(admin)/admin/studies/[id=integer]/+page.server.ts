@@ -1,10 +1,12 @@
-import { error, fail } from '@sveltejs/kit';
+import { error } from '@sveltejs/kit';
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { renderMarkdown } from '$lib/markdown';
 import { studyProgress } from '$lib/server/domain/ranking/progress';
-import { changeStudyState, getStudy, StudyError } from '$lib/server/domain/ranking/studies';
+import { changeStudyState, getStudy } from '$lib/server/domain/ranking/studies';
+import { failWith } from '$lib/server/errors';
+import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, params, url }) => {
@@ -24,19 +26,18 @@ const transition = z.object({ transition: z.enum(['open', 'pause', 'close']) });
 export const actions: Actions = {
 	state: async ({ locals, params, request }) => {
 		const user = requireRole(locals, 'organiser');
-		const parsed = transition.safeParse(Object.fromEntries(await request.formData()));
-		if (!parsed.success) return fail(400, { message: 'Unknown change.' });
+		const input = await readForm(request, transition, { message: 'Unknown change.' });
+		if (!input.ok) return input.failure;
 		try {
 			const study = await changeStudyState(
 				getDb(),
 				Number(params.id),
-				parsed.data.transition,
+				input.data.transition,
 				user.id
 			);
 			return { message: `The study is now ${study.state}.` };
 		} catch (e) {
-			if (e instanceof StudyError) return fail(400, { message: e.message });
-			throw e;
+			return failWith(e);
 		}
 	}
 };

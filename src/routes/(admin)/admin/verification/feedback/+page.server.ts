@@ -1,4 +1,3 @@
-import { fail } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import {
@@ -7,7 +6,8 @@ import {
 	resolveFeedback,
 	resolveFeedbackSchema
 } from '$lib/server/domain/verification/feedback';
-import { failFromReviewError, formFields, zodFieldErrors } from '$lib/server/forms';
+import { failWith } from '$lib/server/errors';
+import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url }) => {
@@ -19,13 +19,12 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 export const actions: Actions = {
 	resolve: async ({ locals, request }) => {
 		const actor = requireRole(locals, 'organiser');
-		const values = formFields(await request.formData());
-		const parsed = resolveFeedbackSchema.safeParse(values);
-		if (!parsed.success) return fail(400, { values, errors: zodFieldErrors(parsed.error) });
+		const input = await readForm(request, resolveFeedbackSchema);
+		if (!input.ok) return input.failure;
 		try {
-			await resolveFeedback(getDb(), actor.id, parsed.data);
+			await resolveFeedback(getDb(), actor.id, input.data);
 		} catch (e) {
-			return failFromReviewError(e, { values });
+			return failWith(e, { values: input.values });
 		}
 		return { message: 'Note resolved.' };
 	}

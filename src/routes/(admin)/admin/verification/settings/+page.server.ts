@@ -1,4 +1,3 @@
-import { fail } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { listDatasets } from '$lib/server/domain/items/datasets';
@@ -8,7 +7,8 @@ import {
 	datasetSettingsSchema,
 	updateDatasetSettings
 } from '$lib/server/domain/verification/settings';
-import { failFromReviewError, formFields, zodFieldErrors } from '$lib/server/forms';
+import { failWith } from '$lib/server/errors';
+import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url }) => {
@@ -19,34 +19,30 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 export const actions: Actions = {
 	save: async ({ locals, request }) => {
 		const actor = requireRole(locals, 'organiser');
-		const values = formFields(await request.formData());
-		const parsed = datasetSettingsSchema.safeParse(values);
-		if (!parsed.success)
-			return fail(400, { action: 'save', values, errors: zodFieldErrors(parsed.error) });
+		const input = await readForm(request, datasetSettingsSchema, { extra: { action: 'save' } });
+		if (!input.ok) return input.failure;
 		try {
-			await updateDatasetSettings(getDb(), actor.id, parsed.data);
+			await updateDatasetSettings(getDb(), actor.id, input.data);
 		} catch (e) {
-			return failFromReviewError(e, { action: 'save', values });
+			return failWith(e, { action: 'save', values: input.values });
 		}
-		return { action: 'save', datasetId: parsed.data.datasetId, message: 'Settings saved.' };
+		return { action: 'save', datasetId: input.data.datasetId, message: 'Settings saved.' };
 	},
 	sample: async ({ locals, request }) => {
 		const actor = requireRole(locals, 'organiser');
-		const values = formFields(await request.formData());
-		const parsed = drawSampleSchema.safeParse(values);
-		if (!parsed.success)
-			return fail(400, { action: 'sample', values, errors: zodFieldErrors(parsed.error) });
+		const input = await readForm(request, drawSampleSchema, { extra: { action: 'sample' } });
+		if (!input.ok) return input.failure;
 		try {
 			const db = getDb();
-			await ensureReviewTasks(db, parsed.data.datasetId);
-			const r = await drawSecondarySample(db, actor.id, parsed.data);
+			await ensureReviewTasks(db, input.data.datasetId);
+			const r = await drawSecondarySample(db, actor.id, input.data);
 			return {
 				action: 'sample',
-				datasetId: parsed.data.datasetId,
+				datasetId: input.data.datasetId,
 				message: `Drew ${r.sampled} of ${r.total} items for secondary review with seed ${r.seed}.`
 			};
 		} catch (e) {
-			return failFromReviewError(e, { action: 'sample', values });
+			return failWith(e, { action: 'sample', values: input.values });
 		}
 	}
 };

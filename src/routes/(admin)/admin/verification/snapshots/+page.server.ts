@@ -1,4 +1,4 @@
-import { fail, redirect } from '@sveltejs/kit';
+import { redirect } from '@sveltejs/kit';
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
@@ -9,7 +9,8 @@ import {
 	listSnapshots,
 	previewSnapshot
 } from '$lib/server/domain/verification/snapshots';
-import { failFromReviewError, formFields, zodFieldErrors } from '$lib/server/forms';
+import { failWith } from '$lib/server/errors';
+import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 const previewSchema = z.object({
@@ -30,13 +31,12 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 export const actions: Actions = {
 	freeze: async ({ locals, request }) => {
 		const actor = requireRole(locals, 'organiser');
-		const values = formFields(await request.formData());
-		const parsed = freezeSchema.safeParse(values);
-		if (!parsed.success) return fail(400, { values, errors: zodFieldErrors(parsed.error) });
+		const input = await readForm(request, freezeSchema);
+		if (!input.ok) return input.failure;
 		try {
-			await freezeSnapshot(getDb(), actor.id, parsed.data);
+			await freezeSnapshot(getDb(), actor.id, input.data);
 		} catch (e) {
-			return failFromReviewError(e, { values });
+			return failWith(e, { values: input.values });
 		}
 		redirect(303, '/admin/verification/snapshots?frozen=1');
 	}

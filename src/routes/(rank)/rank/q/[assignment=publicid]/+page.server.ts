@@ -1,10 +1,12 @@
-import { error, fail, redirect } from '@sveltejs/kit';
+import { error, redirect } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
+import { failWith } from '$lib/server/errors';
+import { readForm } from '$lib/server/forms';
 import { randomId } from '$lib/server/ids';
 import { renderMarkdown } from '$lib/markdown';
-import { claimNext, getAssignmentView } from '$lib/server/domain/ranking/queue';
-import { submitRanking, type Submission } from '$lib/server/domain/ranking/rankings';
+import { getAssignmentView } from '$lib/server/domain/ranking/queue';
+import { rankingFormSchema, submitRankingAndNext } from '$lib/server/domain/ranking/rankings';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, params, url }) => {
@@ -24,59 +26,18 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 	};
 };
 
-/** Reads the ranking form: `rank.<id>`, `tag.<id>`, `comment.<id>` per shown response. */
-function submissionFromForm(form: FormData, assignmentId: string): Submission {
-	const ids = new Set<string>();
-	for (const key of form.keys()) {
-		const m = /^(?:rank|tag|comment)\.(.+)$/.exec(key);
-		if (m) ids.add(m[1]);
-	}
-	const text = (key: string) => String(form.get(key) ?? '').trim();
-	const time = Number(text('timeOnTaskMs'));
-	return {
-		assignmentId,
-		idempotencyKey: text('idempotencyKey'),
-		timeOnTaskMs: text('timeOnTaskMs') && Number.isInteger(time) ? time : undefined,
-		confirmInconsistent: text('confirm') === '1',
-		entries: [...ids].map((id) => {
-			const rank = text(`rank.${id}`);
-			const tag = text(`tag.${id}`);
-			return {
-				candidateId: id,
-				rank: /^\d+$/.test(rank) ? Number(rank) : null,
-				tag: (tag || null) as Submission['entries'][number]['tag'],
-				comment: text(`comment.${id}`)
-			};
-		})
-	};
-}
-
 export const actions: Actions = {
 	submit: async ({ locals, params, request }) => {
 		const user = requireRole(locals, 'physician');
-		const form = await request.formData();
-		const submission = submissionFromForm(form, params.assignment);
-		const values = Object.fromEntries(
-			[...form.entries()]
-				.filter(([k]) => /^(rank|tag|comment)\./.test(k))
-				.map(([k, v]) => [k, String(v)])
-		);
-		const db = getDb();
-		const result = await submitRanking(db, user.id, submission);
-		switch (result.status) {
-			case 'stored':
-			case 'duplicate': {
-				const next = await claimNext(db, result.studyId, user.id);
-				if (next.status === 'assigned') redirect(303, `/rank/q/${next.publicId}`);
-				redirect(303, '/rank?finished=1');
-				break;
-			}
-			case 'invalid':
-				return fail(400, { values, problems: result.problems, warnings: [] as string[] });
-			case 'needs_confirmation':
-				return fail(400, { values, problems: [] as string[], warnings: result.warnings });
-			case 'refused':
-				return fail(409, { values, problems: [result.message], warnings: [] as string[] });
+		const input = await readForm(request, rankingFormSchema);
+		if (!input.ok) return input.failure;
+		let next;
+		try {
+			const submission = { ...input.data, assignmentId: params.assignment };
+			next = (await submitRankingAndNext(getDb(), user.id, submission)).next;
+		} catch (e) {
+			return failWith(e, { values: input.values });
 		}
+		redirect(303, next.status === 'assigned' ? `/rank/q/${next.publicId}` : '/rank?finished=1');
 	}
 };

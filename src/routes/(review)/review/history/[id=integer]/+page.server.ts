@@ -1,4 +1,4 @@
-import { error, fail, redirect } from '@sveltejs/kit';
+import { error, redirect } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import {
@@ -8,7 +8,8 @@ import {
 	reviewWithRevisions
 } from '$lib/server/domain/review/reviews';
 import { itemForDisplay } from '$lib/server/domain/items/display';
-import { failFromReviewError, formFields, zodFieldErrors } from '$lib/server/forms';
+import { failWith } from '$lib/server/errors';
+import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, params, url }) => {
@@ -25,14 +26,13 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 export const actions: Actions = {
 	amend: async ({ locals, params, request }) => {
 		const user = requireRole(locals, 'reviewer');
-		const values = formFields(await request.formData());
-		const parsed = judgementSchema.safeParse(values);
-		if (!parsed.success) return fail(400, { values, errors: zodFieldErrors(parsed.error) });
+		const input = await readForm(request, judgementSchema);
+		if (!input.ok) return input.failure;
 		let saved;
 		try {
-			saved = (await amendReview(getDb(), user.id, Number(params.id), parsed.data)).review;
+			saved = (await amendReview(getDb(), user.id, Number(params.id), input.data)).review;
 		} catch (e) {
-			return failFromReviewError(e, { values });
+			return failWith(e, { values: input.values });
 		}
 		redirect(303, `/review/history/${saved.id}?amended=1`);
 	}

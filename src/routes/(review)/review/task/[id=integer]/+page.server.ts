@@ -1,10 +1,11 @@
-import { fail, redirect } from '@sveltejs/kit';
+import { redirect } from '@sveltejs/kit';
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { claimNext, leasedItem, returnTask } from '$lib/server/domain/review/queue';
 import { reviewInputSchema, submitAndNext } from '$lib/server/domain/review/reviews';
-import { failFromReviewError, formFields, zodFieldErrors } from '$lib/server/forms';
+import { failWith } from '$lib/server/errors';
+import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, params, url }) => {
@@ -27,14 +28,13 @@ function nextPage(taskId: number | undefined) {
 export const actions: Actions = {
 	submit: async ({ locals, request }) => {
 		const user = requireRole(locals, 'reviewer');
-		const values = formFields(await request.formData());
-		const parsed = reviewInputSchema.safeParse(values);
-		if (!parsed.success) return fail(400, { values, errors: zodFieldErrors(parsed.error) });
+		const input = await readForm(request, reviewInputSchema);
+		if (!input.ok) return input.failure;
 		let next;
 		try {
-			next = (await submitAndNext(getDb(), user.id, parsed.data)).next;
+			next = (await submitAndNext(getDb(), user.id, input.data)).next;
 		} catch (e) {
-			return failFromReviewError(e, { values });
+			return failWith(e, { values: input.values });
 		}
 		redirect(303, nextPage(next?.taskId));
 	},
@@ -44,13 +44,15 @@ export const actions: Actions = {
 
 async function returnAction(locals: App.Locals, request: Request, skip: boolean) {
 	const user = requireRole(locals, 'reviewer');
-	const parsed = returnSchema.safeParse(formFields(await request.formData()));
-	if (!parsed.success) return fail(400, { message: 'The form was incomplete; reload the page.' });
+	const input = await readForm(request, returnSchema, {
+		message: 'The form was incomplete; reload the page.'
+	});
+	if (!input.ok) return input.failure;
 	try {
-		const { taskId, key, reason } = parsed.data;
+		const { taskId, key, reason } = input.data;
 		await returnTask(getDb(), user.id, { taskId, token: key, reason, skip });
 	} catch (e) {
-		return failFromReviewError(e);
+		return failWith(e);
 	}
 	if (!skip) redirect(303, '/review');
 	const next = await claimNext(getDb(), user.id);

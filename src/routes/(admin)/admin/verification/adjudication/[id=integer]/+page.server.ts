@@ -1,4 +1,4 @@
-import { error, fail, redirect } from '@sveltejs/kit';
+import { error, redirect } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import {
@@ -6,7 +6,8 @@ import {
 	adjudicationCase,
 	adjudicationSchema
 } from '$lib/server/domain/verification/adjudication';
-import { failFromReviewError, formFields, zodFieldErrors } from '$lib/server/forms';
+import { failWith } from '$lib/server/errors';
+import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, params, url }) => {
@@ -20,16 +21,12 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 export const actions: Actions = {
 	decide: async ({ locals, params, request }) => {
 		const actor = requireRole(locals, 'adjudicator');
-		const values: Record<string, string> = {
-			...formFields(await request.formData()),
-			itemId: params.id
-		};
-		const parsed = adjudicationSchema.safeParse(values);
-		if (!parsed.success) return fail(400, { values, errors: zodFieldErrors(parsed.error) });
+		const input = await readForm(request, adjudicationSchema, { fields: { itemId: params.id } });
+		if (!input.ok) return input.failure;
 		try {
-			await adjudicate(getDb(), actor.id, parsed.data);
+			await adjudicate(getDb(), actor.id, input.data);
 		} catch (e) {
-			return failFromReviewError(e, { values });
+			return failWith(e, { values: input.values });
 		}
 		redirect(303, '/admin/verification/adjudication');
 	}

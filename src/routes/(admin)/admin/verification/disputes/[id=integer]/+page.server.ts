@@ -1,4 +1,4 @@
-import { error, fail, redirect } from '@sveltejs/kit';
+import { error, redirect } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import {
@@ -8,7 +8,8 @@ import {
 	transitionDispute,
 	transitionSchema
 } from '$lib/server/domain/verification/disputes';
-import { failFromReviewError, formFields, zodFieldErrors } from '$lib/server/forms';
+import { failWith } from '$lib/server/errors';
+import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, params, url }) => {
@@ -21,25 +22,23 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 export const actions: Actions = {
 	comment: async ({ locals, params, request }) => {
 		const actor = requireRole(locals, 'organiser');
-		const values = formFields(await request.formData());
-		const parsed = commentSchema.safeParse(values);
-		if (!parsed.success) return fail(400, { values, errors: zodFieldErrors(parsed.error) });
+		const input = await readForm(request, commentSchema);
+		if (!input.ok) return input.failure;
 		try {
-			await commentOnDispute(getDb(), actor.id, Number(params.id), parsed.data.body);
+			await commentOnDispute(getDb(), actor.id, Number(params.id), input.data.body);
 		} catch (e) {
-			return failFromReviewError(e, { values });
+			return failWith(e, { values: input.values });
 		}
 		redirect(303, `/admin/verification/disputes/${params.id}`);
 	},
 	transition: async ({ locals, params, request }) => {
 		const actor = requireRole(locals, 'organiser');
-		const values = formFields(await request.formData());
-		const parsed = transitionSchema.safeParse(values);
-		if (!parsed.success) return fail(400, { values, errors: zodFieldErrors(parsed.error) });
+		const input = await readForm(request, transitionSchema);
+		if (!input.ok) return input.failure;
 		try {
-			await transitionDispute(getDb(), actor.id, Number(params.id), parsed.data);
+			await transitionDispute(getDb(), actor.id, Number(params.id), input.data);
 		} catch (e) {
-			return failFromReviewError(e, { values });
+			return failWith(e, { values: input.values });
 		}
 		redirect(303, `/admin/verification/disputes/${params.id}`);
 	}
