@@ -1,9 +1,10 @@
+import { QA_TYPES } from '../lib/constants';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { QA_TYPE_VALUES } from '$lib/schemas/qa-record';
+
 import { migrateDatabase, openDatabase, type DatabaseHandle } from '$lib/server/db/client';
 import { ensureDemoData } from '$lib/server/demo/seed';
 import { countItemsByType } from '$lib/server/domain/items/items';
@@ -164,9 +165,8 @@ async function itemsCommand(args: string[], io: Io) {
 	const [sub, ...rest] = args;
 	if (sub !== 'count') throw usage('Use: cliniq items count [--type T]');
 	const { values } = parseArgs({ args: rest, options: { type: { type: 'string' } } });
-	const type =
-		values.type === undefined ? undefined : z.enum(QA_TYPE_VALUES).safeParse(values.type);
-	if (type && !type.success) throw usage(`--type must be one of ${QA_TYPE_VALUES.join(', ')}.`);
+	const type = values.type === undefined ? undefined : z.enum(QA_TYPES).safeParse(values.type);
+	if (type && !type.success) throw usage(`--type must be one of ${QA_TYPES.join(', ')}.`);
 	await withDb(async ({ db }) => {
 		const rows = await countItemsByType(db);
 		if (type?.success) {

@@ -133,6 +133,30 @@ describe('architecture', () => {
 		expect(app).toEqual([]);
 	});
 
+	it('defines each enumeration once, in src/lib/constants.ts', async () => {
+		const constants = await import('../../src/lib/constants');
+		const lists = (Object.entries(constants) as [string, unknown][]).filter(
+			(e): e is [string, string[]] =>
+				/^[A-Z_]+S$/.test(e[0]) &&
+				Array.isArray(e[1]) &&
+				e[1].every((v: unknown) => typeof v === 'string')
+		);
+		expect(lists.map(([name]) => name)).toContain('QA_TYPES');
+		const copies: string[] = [];
+		// Tests may spell values out to check them; the scorer is a package of its own.
+		for (const f of files) {
+			if (f === 'src/lib/constants.ts' || f.endsWith('.test.ts') || f.startsWith('scoring/'))
+				continue;
+			const text = readFileSync(join(ROOT, f), 'utf8');
+			for (const [name, values] of lists) {
+				// A literal list of the same values in the same order is a second definition.
+				const literal = new RegExp(values.map((v) => `['"]${v}['"]`).join('\\s*,\\s*'));
+				if (literal.test(text)) copies.push(`${f} repeats ${name}`);
+			}
+		}
+		expect(copies).toEqual([]);
+	});
+
 	it('names every file it checks relative to the repository', () => {
 		expect(files.length).toBeGreaterThan(100);
 		expect(files.every((f) => !relative(ROOT, join(ROOT, f)).startsWith('..'))).toBe(true);

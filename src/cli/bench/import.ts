@@ -1,5 +1,6 @@
+import { QA_TYPES } from '../../lib/constants';
 import { performance } from 'node:perf_hooks';
-import { QA_TYPE_VALUES } from '$lib/schemas/qa-record';
+
 import { migrateDatabase, openDatabase, type DatabaseHandle } from '$lib/server/db/client';
 import { listItems, parseItemQuery } from '$lib/server/domain/items/items';
 import { importQaFiles } from '$lib/server/domain/imports/qa-import';
@@ -14,7 +15,7 @@ function percentile(sorted: number[], p: number) {
 }
 
 async function benchOn(handle: DatabaseHandle, io: Io) {
-	const records = Array.from({ length: N }, (_, i) => validRecord(QA_TYPE_VALUES[i % 7], i + 1));
+	const records = Array.from({ length: N }, (_, i) => validRecord(QA_TYPES[i % 7], i + 1));
 	const file = { fileName: 'bench.json', text: JSON.stringify(records) };
 	const actor = { userId: null, label: 'bench' };
 	let t = performance.now();

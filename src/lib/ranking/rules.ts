@@ -1,10 +1,9 @@
 // Ranking rules shared by the ranking screen (instant feedback) and the server (the authority).
 
-export const TAG_VALUES = ['good', 'okay', 'bad'] as const;
-export type TagValue = (typeof TAG_VALUES)[number];
+import type { Tag } from '../constants';
 
 /** Higher is better. */
-const TAG_SCORE: Record<TagValue, number> = { good: 2, okay: 1, bad: 0 };
+const TAG_SCORE: Record<Tag, number> = { good: 2, okay: 1, bad: 0 };
 
 /**
  * Why a list of ranks is not a valid ranking of `ranks.length` candidates, or null when it is.
@@ -34,7 +33,7 @@ export function rankProblem(ranks: (number | null)[], allowTies: boolean): strin
 export interface RankedTag {
 	label: string;
 	rank: number | null;
-	tag: TagValue | null;
+	tag: Tag | null;
 }
 
 /** Pairs where a response is ranked above another but tagged worse: a soft warning. */

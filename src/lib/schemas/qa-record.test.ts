@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validRecord } from '../server/fixtures/records';
-import {
-	incorrectStepNumber,
-	QA_TYPE_VALUES,
-	typeFromFileName,
-	validateQaRecord
-} from './qa-record';
+import { QA_TYPES } from '../constants';
+import { incorrectStepNumber, typeFromFileName, validateQaRecord } from './qa-record';
 
 function errorsOf(value: unknown, fallback?: Parameters<typeof validateQaRecord>[2]) {
 	const r = validateQaRecord(value, 7, fallback);
@@ -13,7 +9,7 @@ function errorsOf(value: unknown, fallback?: Parameters<typeof validateQaRecord>
 }
 
 describe('validateQaRecord', () => {
-	it.each(QA_TYPE_VALUES)('accepts a valid %s record and keeps unknown keys', (type) => {
+	it.each(QA_TYPES)('accepts a valid %s record and keeps unknown keys', (type) => {
 		const r = validateQaRecord({ ...validRecord(type), extra_note: 'kept' }, 0);
 		expect(r.ok).toBe(true);
 		if (r.ok) expect((r.record as Record<string, unknown>).extra_note).toBe('kept');

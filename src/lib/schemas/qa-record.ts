@@ -1,26 +1,5 @@
 import { z } from 'zod';
-
-/** The seven ClinIQLink question types (duplicated from the db enum so the client can import it). */
-export const QA_TYPE_VALUES = [
-	'true_false',
-	'multiple_choice',
-	'list',
-	'short_answer',
-	'short_inverse',
-	'multi_hop',
-	'multi_hop_inverse'
-] as const;
-export type QaTypeValue = (typeof QA_TYPE_VALUES)[number];
-
-export const QA_TYPE_LABELS: Record<QaTypeValue, string> = {
-	true_false: 'True / false',
-	multiple_choice: 'Multiple choice',
-	list: 'List',
-	short_answer: 'Short answer',
-	short_inverse: 'Short inverse',
-	multi_hop: 'Multi-hop',
-	multi_hop_inverse: 'Multi-hop inverse'
-};
+import { QA_TYPES, type QaType } from '../constants';
 
 const text = z.string().trim().min(1, 'must not be empty');
 
@@ -178,7 +157,7 @@ export interface RecordError {
 }
 
 /** File names of the ClinIQLink files, mapped to the type their records lack when untyped. */
-const FILE_TYPES: Record<string, QaTypeValue> = {
+const FILE_TYPES: Record<string, QaType> = {
 	tf: 'true_false',
 	true_false: 'true_false',
 	mc: 'multiple_choice',
@@ -192,7 +171,7 @@ const FILE_TYPES: Record<string, QaTypeValue> = {
 };
 
 /** The type implied by a file name such as `TF.json` or `multi_hop_inverse.json`, if any. */
-export function typeFromFileName(fileName: string): QaTypeValue | undefined {
+export function typeFromFileName(fileName: string): QaType | undefined {
 	const stem = fileName
 		.split(/[\\/]/)
 		.pop()!
@@ -212,7 +191,7 @@ function formatPath(path: PropertyKey[]): string {
 export function validateQaRecord(
 	value: unknown,
 	index: number,
-	fallbackType?: QaTypeValue
+	fallbackType?: QaType
 ): { ok: true; record: QaRecord } | { ok: false; errors: RecordError[] } {
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
 		return { ok: false, errors: [{ index, field: '(record)', reason: 'must be a JSON object' }] };
@@ -229,12 +208,12 @@ export function validateQaRecord(
 				{
 					index,
 					field: 'type',
-					reason: `must be one of ${QA_TYPE_VALUES.join(', ')} (got ${JSON.stringify(type)})`
+					reason: `must be one of ${QA_TYPES.join(', ')} (got ${JSON.stringify(type)})`
 				}
 			]
 		};
 	}
-	const schema = qaRecordSchemas[type as QaTypeValue];
+	const schema = qaRecordSchemas[type as QaType];
 	const parsed = schema.safeParse(raw.type === undefined ? { ...raw, type } : raw);
 	if (parsed.success) return { ok: true, record: parsed.data as QaRecord };
 	return {

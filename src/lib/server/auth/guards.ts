@@ -1,5 +1,5 @@
 import { error, redirect } from '@sveltejs/kit';
-import type { Role } from '../db/schema/enums';
+import type { Role } from '../../constants';
 import type { SessionUser } from './session';
 
 /** Whether a user holds a role. Organisers may act as adjudicators. */

@@ -1,7 +1,7 @@
 import { count } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { user } from '../db/schema';
-import type { Role } from '../db/schema/enums';
+import type { Role } from '../../constants';
 import { randomId } from '../ids';
 import { importPassages } from '../domain/imports/passage-import';
 import { importQaFiles } from '../domain/imports/qa-import';

@@ -1,6 +1,6 @@
 import { count, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { QA_TYPE_VALUES } from '../../../schemas/qa-record';
+import { QA_TYPES } from '../../../constants';
 import type { DatabaseHandle } from '../../db/client';
 import { auditEvent, importRecord, qaItem, qaItemVersion } from '../../db/schema';
 import { createTestDb, testDbKinds } from '../../db/testing';
@@ -13,7 +13,7 @@ const file = (records: unknown, fileName = 'mixed.json') => ({
 	fileName,
 	text: JSON.stringify(records)
 });
-const allTypes = () => QA_TYPE_VALUES.map((t, i) => validRecord(t, i));
+const allTypes = () => QA_TYPES.map((t, i) => validRecord(t, i));
 
 describe.each(testDbKinds())('QA import on %s', (kind) => {
 	let h: DatabaseHandle;

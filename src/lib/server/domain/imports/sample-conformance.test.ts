@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QA_TYPE_VALUES } from '../../../schemas/qa-record';
+import { QA_TYPES } from '../../../constants';
 import type { DatabaseHandle } from '../../db/client';
 import { createTestDb } from '../../db/testing';
 import { countItemsByType } from '../items/items';
@@ -32,7 +32,7 @@ describe.skipIf(!present)('ClinIQLink sample files (format conformance)', () => 
 		const result = await importQaFiles(h.db, files, { actor: { userId: null, label: 'test' } });
 		expect(result.created).toBe(total);
 		const byType = await countItemsByType(h.db);
-		expect(byType.map((t) => t.type).sort()).toEqual([...QA_TYPE_VALUES].sort());
+		expect(byType.map((t) => t.type).sort()).toEqual([...QA_TYPES].sort());
 	});
 
 	it('recognises a second import of the same files as unchanged', async () => {

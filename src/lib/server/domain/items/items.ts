@@ -1,9 +1,8 @@
 import { and, asc, count, desc, eq, exists, ilike, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { QA_TYPE_VALUES } from '../../../schemas/qa-record';
 import type { Db } from '../../db/client';
 import { importRecord, model, passage, qaItem, qaItemVersion, response } from '../../db/schema';
-import { ITEM_STATUSES } from '../../db/schema/enums';
+import { ITEM_STATUSES, QA_TYPES } from '../../../constants';
 
 export const ITEM_SORTS = ['id', 'type', 'status', 'question', 'updatedAt'] as const;
 
@@ -13,7 +12,7 @@ export const itemQuerySchema = z.object({
 	size: z.coerce.number().int().min(10).max(200).catch(50),
 	sort: z.enum(ITEM_SORTS).catch('id'),
 	dir: z.enum(['asc', 'desc']).catch('asc'),
-	type: z.enum(QA_TYPE_VALUES).optional().catch(undefined),
+	type: z.enum(QA_TYPES).optional().catch(undefined),
 	status: z.enum(ITEM_STATUSES).optional().catch(undefined),
 	importId: z.coerce.number().int().positive().optional().catch(undefined),
 	q: z.string().trim().max(200).optional().catch(undefined)

@@ -9,7 +9,7 @@ import {
 import { clearFailures, lockRemainingMs, recordFailure } from '../../auth/throttle';
 import type { Db } from '../../db/client';
 import { invitation, user, type User } from '../../db/schema';
-import { ROLES, type Role } from '../../db/schema/enums';
+import { ROLES, type Role } from '../../../constants';
 import { randomId, sha256Hex } from '../../ids';
 import { recordAudit } from '../audit/audit';
 import { DomainError, parseInput } from '../../errors';

@@ -1,6 +1,7 @@
+import { TAGS } from '../../../constants';
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { rankProblem, TAG_VALUES, tagInconsistencies } from '../../../ranking/rules';
+import { rankProblem, tagInconsistencies } from '../../../ranking/rules';
 import type { Db, Tx } from '../../db/client';
 import { DomainError } from '../../errors';
 import { recordAudit } from '../audit/audit';
@@ -28,7 +29,7 @@ export const submissionSchema = z.object({
 			z.object({
 				candidateId: z.string().min(1).max(64),
 				rank: z.number().int().nullable(),
-				tag: z.enum(TAG_VALUES, { error: 'must be good, okay or bad' }).nullable(),
+				tag: z.enum(TAGS, { error: 'must be good, okay or bad' }).nullable(),
 				comment: z.string().max(5000, 'is longer than 5,000 characters').optional()
 			})
 		)

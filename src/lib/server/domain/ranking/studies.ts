@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { QA_TYPE_VALUES } from '../../../schemas/qa-record';
+import { QA_TYPES } from '../../../constants';
 import type { Db, Tx } from '../../db/client';
 import {
 	candidate,
@@ -15,14 +15,14 @@ import {
 	studyQuestion,
 	type RankingStudy
 } from '../../db/schema';
-import type { StudyState } from '../../db/schema/enums';
+import type { StudyState } from '../../../constants';
 import { recordAudit } from '../audit/audit';
 import { chunk } from '../../db/chunk';
 import { DomainError, parseInput } from '../../errors';
 
 /** Which items a study asks about: filters combined with AND, or an explicit list of item ids. */
 export const selectionSchema = z.object({
-	types: z.array(z.enum(QA_TYPE_VALUES)).default([]),
+	types: z.array(z.enum(QA_TYPES)).default([]),
 	snapshotId: z.number().int().positive().optional(),
 	importId: z.number().int().positive().optional(),
 	itemIds: z.array(z.number().int().positive()).max(100_000).optional()

@@ -2,7 +2,7 @@ import { and, count, eq, gt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { rowsOf } from '../../db/client';
 import { passage, qaItem, qaItemVersion, reviewTask, taskSkip } from '../../db/schema';
-import type { ReviewRound } from '../../db/schema/enums';
+import type { ReviewRound } from '../../../constants';
 import { randomId } from '../../ids';
 import { recordAudit } from '../audit/audit';
 import { DomainError } from '../../errors';

@@ -11,7 +11,7 @@ import {
 	snapshotItem,
 	type Review
 } from '../../db/schema';
-import { DISPUTE_CATEGORIES, FEEDBACK_CATEGORIES, VERDICTS } from '../../db/schema/enums';
+import { DISPUTE_CATEGORIES, FEEDBACK_CATEGORIES, VERDICTS } from '../../../constants';
 import { randomId } from '../../ids';
 import { recordAudit } from '../audit/audit';
 import { resolveItemOutcome } from '../verification/disagreement';

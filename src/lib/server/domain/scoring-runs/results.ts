@@ -1,7 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../db/client';
 import { model, qaItem, score } from '../../db/schema';
-import type { QaType } from '../../db/schema/enums';
+import type { QaType } from '../../../constants';
 import { toCsv } from '../../csv';
 import type { ScoreMetrics } from './runs';
 

@@ -16,6 +16,7 @@ import type { Db } from '../../db/client';
 import { model, qaItem, qaItemVersion, response, score, scoringRun, user } from '../../db/schema';
 import type { ScoringRun } from '../../db/schema';
 import { recordAudit } from '../audit/audit';
+import { SCORING_MODES } from '../../../constants';
 import { DomainError } from '../../errors';
 
 /** What an organiser chooses for a new run (form fields arrive as strings). */
@@ -24,7 +25,7 @@ export const newRunSchema = z.object({
 		.array(z.coerce.number().int().positive())
 		.min(1, 'Pick at least one model.')
 		.transform((ids) => [...new Set(ids)].sort((a, b) => a - b)),
-	mode: z.enum(['official', 'corrected'], { error: 'Choose official or corrected.' }),
+	mode: z.enum(SCORING_MODES, { error: 'Choose official or corrected.' }),
 	embedder: z
 		.string()
 		.trim()

@@ -2,7 +2,7 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { adjudication, qaItem, user } from '../../db/schema';
-import { VERDICTS } from '../../db/schema/enums';
+import { VERDICTS } from '../../../constants';
 import { recordAudit } from '../audit/audit';
 import { latestReviews, resolveItemOutcome } from './disagreement';
 import { DomainError } from '../../errors';

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { adjudication, dataset, qaItem, review } from '../../db/schema';
-import type { ItemStatus, Verdict } from '../../db/schema/enums';
+import type { ItemStatus, Verdict } from '../../../constants';
 
 export interface DisagreementRules {
 	/** Differing verdicts count as a disagreement. */

@@ -3,7 +3,12 @@ import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { dispute, disputeComment, qaItem, user } from '../../db/schema';
-import { DISPUTE_CATEGORIES, DISPUTE_STATUSES, type DisputeStatus } from '../../db/schema/enums';
+import {
+	DISPUTE_CATEGORIES,
+	DISPUTE_STATUSES,
+	DISPUTE_STATUS_LABELS,
+	type DisputeStatus
+} from '../../../constants';
 import { recordAudit } from '../audit/audit';
 import { correctItem, withdrawItem } from '../items/corrections';
 import { DomainError } from '../../errors';
@@ -129,7 +134,7 @@ export async function transitionDispute(
 		if (!NEXT[d.status].includes(input.to))
 			throw new DomainError(
 				'conflict',
-				`A dispute that is ${d.status.replace('_', ' ')} cannot become ${input.to.replace('_', ' ')}. Nothing was changed.`
+				`A dispute that is ${DISPUTE_STATUS_LABELS[d.status].toLowerCase()} cannot become ${DISPUTE_STATUS_LABELS[input.to].toLowerCase()}. Nothing was changed.`
 			);
 		const now = new Date();
 		const final = input.to === 'upheld' || input.to === 'rejected';
@@ -156,7 +161,7 @@ export async function transitionDispute(
 		await tx.insert(disputeComment).values({
 			disputeId: id,
 			authorId: actorId,
-			body: input.comment || `Status changed to ${input.to.replace('_', ' ')}.`,
+			body: input.comment || `Status changed to ${DISPUTE_STATUS_LABELS[input.to].toLowerCase()}.`,
 			statusChange: input.to
 		});
 		await recordAudit(tx, {

@@ -2,7 +2,7 @@ import { and, desc, eq, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { feedbackNote, qaItem, user } from '../../db/schema';
-import { FEEDBACK_CATEGORIES } from '../../db/schema/enums';
+import { FEEDBACK_CATEGORIES } from '../../../constants';
 import { recordAudit } from '../audit/audit';
 import { DomainError } from '../../errors';
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../db/client';
 import { dataset, qaItem, reviewTask, type User } from '../../db/schema';
-import { QA_TYPES, type QaType } from '../../db/schema/enums';
+import { QA_TYPES, type QaType } from '../../../constants';
 import { createTestDb, testDbKinds } from '../../db/testing';
 import { reviewNext } from '../../fixtures/review-flow';
 import { seedItems, seedUsers } from '../../fixtures/review';

@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { dataset, qaItem, review, reviewTask } from '../../db/schema';
-import type { QaType } from '../../db/schema/enums';
+import type { QaType } from '../../../constants';
 import { randomId, sha256Hex } from '../../ids';
 import { recordAudit } from '../audit/audit';
 import { resolveItemOutcome } from './disagreement';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
 import { rowsOf } from '../../db/client';
 import { dataset, qaItem, qaItemVersion, snapshot, snapshotItem, user } from '../../db/schema';
-import { QA_TYPES, type QaType } from '../../db/schema/enums';
+import { QA_TYPES, type QaType } from '../../../constants';
 import { recordAudit } from '../audit/audit';
 import { DomainError } from '../../errors';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { QA_TYPE_VALUES } from '$lib/schemas/qa-record';
+import { QA_TYPES } from '$lib/constants';
 import type { StudyInput } from '$lib/server/domain/ranking/studies';
 import { field } from '$lib/server/forms';
 
@@ -14,7 +14,7 @@ export const studyFormSchema = z
 	.object({
 		name: z.string().default(''),
 		instructions: z.string().default(''),
-		types: field.list(z.enum(QA_TYPE_VALUES)),
+		types: field.list(z.enum(QA_TYPES)),
 		snapshotId: optionalId,
 		importId: optionalId,
 		itemIds: z

@@ -2,7 +2,7 @@ import { fail } from '@sveltejs/kit';
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { ROLES } from '$lib/server/db/schema/enums';
+import { ROLES } from '$lib/constants';
 import { createInvitation, createUser, listUsers, setRoles } from '$lib/server/domain/people/users';
 import { failWith } from '$lib/server/errors';
 import { field, readForm } from '$lib/server/forms';

@@ -2,7 +2,7 @@ import { error, json } from '@sveltejs/kit';
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { QA_TYPES } from '$lib/server/db/schema/enums';
+import { QA_TYPES } from '$lib/constants';
 import { snapshotExport } from '$lib/server/domain/verification/snapshots';
 import type { RequestHandler } from './$types';
 

@@ -1,0 +1,153 @@
+// The one definition of the product's enumerations and their labels: QA types, roles, item and
+// task states, verdicts, dispute and feedback categories, ranking tags and study states. The
+// database enums (db/schema/enums.ts), the zod schemas, the ranking rules and the pages all import
+// them from here. No server imports: the browser uses this file too.
+
+/** The seven ClinIQLink question types, spelled as in the ClinIQLink files. */
+export const QA_TYPES = [
+	'true_false',
+	'multiple_choice',
+	'list',
+	'short_answer',
+	'short_inverse',
+	'multi_hop',
+	'multi_hop_inverse'
+] as const;
+export type QaType = (typeof QA_TYPES)[number];
+
+export const ROLES = ['organiser', 'reviewer', 'physician', 'adjudicator'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const IMPORT_KINDS = ['qa', 'passages', 'responses'] as const;
+
+/** Where an item stands in verification. */
+export const ITEM_STATUSES = [
+	'unreviewed',
+	'in_review',
+	'awaiting_secondary',
+	'disagreement',
+	'verified',
+	'withdrawn'
+] as const;
+export type ItemStatus = (typeof ITEM_STATUSES)[number];
+
+export const PROVENANCES = ['single', 'agreed', 'adjudicated'] as const;
+export type Provenance = (typeof PROVENANCES)[number];
+
+export const REVIEW_ROUNDS = ['primary', 'secondary'] as const;
+export type ReviewRound = (typeof REVIEW_ROUNDS)[number];
+
+export const VERDICTS = ['correct', 'incorrect', 'cannot_tell'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+export const TASK_STATES = ['pending', 'leased', 'done', 'cancelled'] as const;
+
+export const FEEDBACK_CATEGORIES = [
+	'wording',
+	'ambiguous',
+	'outdated',
+	'answer_incomplete',
+	'other'
+] as const;
+
+export type FeedbackCategory = (typeof FEEDBACK_CATEGORIES)[number];
+
+export const DISPUTE_CATEGORIES = [
+	'factually_wrong',
+	'not_supported_by_source',
+	'ambiguous',
+	'outdated',
+	'other'
+] as const;
+
+export type DisputeCategory = (typeof DISPUTE_CATEGORIES)[number];
+
+export const DISPUTE_STATUSES = ['open', 'under_review', 'upheld', 'rejected'] as const;
+export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+
+export const STUDY_STATES = ['draft', 'open', 'paused', 'closed'] as const;
+export type StudyState = (typeof STUDY_STATES)[number];
+
+export const ASSIGNMENT_STATES = ['leased', 'submitted', 'expired', 'released'] as const;
+
+export const TAGS = ['good', 'okay', 'bad'] as const;
+export type Tag = (typeof TAGS)[number];
+
+export const SCORING_MODES = ['official', 'corrected'] as const;
+
+export const JOB_STATES = ['queued', 'running', 'done', 'failed'] as const;
+
+export const QA_TYPE_LABELS: Record<QaType, string> = {
+	true_false: 'True / false',
+	multiple_choice: 'Multiple choice',
+	list: 'List',
+	short_answer: 'Short answer',
+	short_inverse: 'Short inverse',
+	multi_hop: 'Multi-hop',
+	multi_hop_inverse: 'Multi-hop inverse'
+};
+
+/** How an item's verification status reads on a page. */
+export const ITEM_STATUS_LABELS: Record<ItemStatus, string> = {
+	unreviewed: 'unreviewed',
+	in_review: 'in review',
+	awaiting_secondary: 'awaiting secondary',
+	disagreement: 'disagreement',
+	verified: 'verified',
+	withdrawn: 'withdrawn'
+};
+
+export const TAG_LABELS: Record<Tag, string> = { good: 'Good', okay: 'Okay', bad: 'Bad' };
+
+export const STUDY_STATE_LABELS: Record<StudyState, string> = {
+	draft: 'Draft',
+	open: 'Open',
+	paused: 'Paused',
+	closed: 'Closed'
+};
+
+export const VERDICT_OPTIONS = [
+	{ value: 'correct', label: 'Correct', key: 'c', hint: 'the pair is correct' },
+	{ value: 'incorrect', label: 'Incorrect', key: 'i', hint: 'the pair is wrong' },
+	{ value: 'cannot_tell', label: 'Cannot tell', key: 't', hint: 'not decidable from the source' }
+] as const;
+
+export const VERDICT_LABELS = Object.fromEntries(VERDICT_OPTIONS.map((v) => [v.value, v.label]));
+
+/** One-line anchors of the GP relevance scale. */
+export const RELEVANCE_ANCHORS = [
+	{ value: 1, label: 'Not relevant: specialist or niche knowledge a GP never needs' },
+	{ value: 2, label: 'Rarely relevant: a GP meets this a few times in a career' },
+	{ value: 3, label: 'Sometimes relevant: useful background for a GP' },
+	{ value: 4, label: 'Often relevant: a GP needs this regularly' },
+	{ value: 5, label: 'Essential: core knowledge every GP must have' }
+] as const;
+
+export const FEEDBACK_CATEGORY_LABELS: Record<FeedbackCategory, string> = {
+	wording: 'Wording',
+	ambiguous: 'Ambiguous',
+	outdated: 'Outdated',
+	answer_incomplete: 'Answer incomplete',
+	other: 'Other'
+};
+
+export const DISPUTE_CATEGORY_LABELS: Record<DisputeCategory, string> = {
+	factually_wrong: 'Factually wrong',
+	not_supported_by_source: 'Not supported by the source',
+	ambiguous: 'Ambiguous',
+	outdated: 'Outdated',
+	other: 'Other'
+};
+
+export const DISPUTE_STATUS_LABELS: Record<DisputeStatus, string> = {
+	open: 'Open',
+	under_review: 'Under review',
+	upheld: 'Upheld',
+	rejected: 'Rejected'
+};
+
+export const PROVENANCE_LABELS: Record<Provenance, string> = {
+	single: 'Single review',
+	agreed: 'Agreed (two reviews)',
+	adjudicated: 'Adjudicated'
+};
