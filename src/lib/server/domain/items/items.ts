@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, exists, ilike, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
+import { listQuerySchema } from '../../../schemas/list-query';
 import type { Db } from '../../db/client';
 import { importRecord, model, passage, qaItem, qaItemVersion, response } from '../../db/schema';
 import { ITEM_STATUSES, QA_TYPES } from '../../../constants';
@@ -7,11 +8,7 @@ import { ITEM_STATUSES, QA_TYPES } from '../../../constants';
 export const ITEM_SORTS = ['id', 'type', 'status', 'question', 'updatedAt'] as const;
 
 /** Query of the item table: server-side paging, sorting and filtering. */
-export const itemQuerySchema = z.object({
-	page: z.coerce.number().int().min(1).catch(1),
-	size: z.coerce.number().int().min(10).max(200).catch(50),
-	sort: z.enum(ITEM_SORTS).catch('id'),
-	dir: z.enum(['asc', 'desc']).catch('asc'),
+export const itemQuerySchema = listQuerySchema(ITEM_SORTS, { sort: 'id' }).extend({
 	type: z.enum(QA_TYPES).optional().catch(undefined),
 	status: z.enum(ITEM_STATUSES).optional().catch(undefined),
 	importId: z.coerce.number().int().positive().optional().catch(undefined),

@@ -1,0 +1,41 @@
+// How dates and numbers read on every page (one place, so all pages agree).
+
+const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+const dateTimeSeconds = new Intl.DateTimeFormat('en-GB', {
+	dateStyle: 'medium',
+	timeStyle: 'medium'
+});
+const dateOnly = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
+const integer = new Intl.NumberFormat('en');
+
+type DateLike = Date | string | number;
+
+/** "24 Nov 2026, 14:05" */
+export function formatDateTime(value: DateLike): string {
+	return dateTime.format(new Date(value));
+}
+
+/** "24 Nov 2026, 14:05:09" (for things that take seconds, such as scoring runs) */
+export function formatDateTimeSeconds(value: DateLike): string {
+	return dateTimeSeconds.format(new Date(value));
+}
+
+/** "24 Nov 2026" */
+export function formatDate(value: DateLike): string {
+	return dateOnly.format(new Date(value));
+}
+
+/** "2026-11-24", the ISO calendar date in UTC (for file names and default names). */
+export function isoDate(value: DateLike = Date.now()): string {
+	return new Date(value).toISOString().slice(0, 10);
+}
+
+/** "12,345" */
+export function formatCount(n: number): string {
+	return integer.format(n);
+}
+
+/** "12 items", "1 item" */
+export function plural(n: number, noun: string, nouns = `${noun}s`): string {
+	return `${formatCount(n)} ${n === 1 ? noun : nouns}`;
+}
