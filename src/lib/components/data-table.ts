@@ -13,6 +13,14 @@ export interface Column<Row> {
 	value?: (row: Row) => string | number | null | undefined;
 	/** Right-aligned tabular figures. */
 	numeric?: boolean;
+	/** A header above this and the neighbouring columns of the same group. */
+	group?: string;
+	/** The cell names its row (`<th scope="row">`). */
+	rowHeader?: boolean;
+	/** Extra CSS class of the column's cells. */
+	class?: string;
+	/** A CSS class of one cell, from its row (e.g. marking the best value). */
+	cellClass?: (row: Row) => string | undefined;
 }
 
 /** The sort a server-sorted table is showing. */
