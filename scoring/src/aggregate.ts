@@ -23,7 +23,7 @@ function keyed(items: ScoredItem[], mode: Mode): ScoredItem[] {
 const scoresOf = <T extends ItemScore['type']>(items: ScoredItem[]) =>
 	items.map((i) => i.score as Of<T>);
 
-/** Per-type metrics under the official output keys (spec §4–§8, §10). */
+/** Per-type metrics under the official output keys (docs/scoring-behaviour.md §4–§8, §10). */
 export function typeMetrics(type: TaskType, items: ScoredItem[], mode: Mode): Metrics {
 	switch (type) {
 		case 'true_false': {
@@ -176,7 +176,10 @@ export function headlines(
 	};
 }
 
-/** Overall effectiveness: unweighted mean of the seven headline numbers (spec §10). */
+/**
+ * Overall effectiveness: unweighted mean of the seven headline numbers (docs/scoring-behaviour.md
+ * §10).
+ */
 export function overallEffectiveness(h: Record<TaskType, number>): number {
 	return mean(TASK_TYPES.map((t) => h[t]));
 }

@@ -1,20 +1,22 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHashEmbedder } from './embedders/hash';
 import { scoreSubmission, type SubmissionFile, type TaskType } from './index';
+import { findSampleDir } from './testing/sample-dir';
 import type { QaRecord } from './types';
 
-/* The ClinIQLink sample is licensed for format validation only, so it is read from ../shared at test
- * time and never copied into the repository. */
-const SAMPLE = resolve(import.meta.dirname, '../../../shared/cliniqlink-sample');
-const present = existsSync(SAMPLE);
-if (!present) console.warn(`conformance tests skipped: ClinIQLink sample not found at ${SAMPLE}`);
+/* The ClinIQLink sample is licensed for format validation only, so it is read from outside the
+ * repository at test time and never copied here (docs/conformance.md). */
+const { dir: SAMPLE, reason } = findSampleDir();
+const present = SAMPLE !== null;
+if (!present) console.warn(`conformance tests skipped: ${reason}`);
 
 function load(): Record<TaskType, QaRecord[]> {
 	const by = {} as Record<TaskType, QaRecord[]>;
-	for (const f of readdirSync(SAMPLE).filter((n) => n.endsWith('.json'))) {
-		for (const r of JSON.parse(readFileSync(join(SAMPLE, f), 'utf8')) as QaRecord[]) {
+	const dir = SAMPLE as string;
+	for (const f of readdirSync(dir).filter((n) => n.endsWith('.json'))) {
+		for (const r of JSON.parse(readFileSync(join(dir, f), 'utf8')) as QaRecord[]) {
 			const t = r.type as TaskType;
 			(by[t] ??= []).push(r);
 		}

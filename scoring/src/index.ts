@@ -57,7 +57,10 @@ export interface CaseInput {
 	response: unknown;
 }
 
-/** Per-type submission file content (spec §2): inputs and responses paired by index. */
+/**
+ * Per-type submission file content (docs/scoring-behaviour.md §2): inputs and responses paired by
+ * index.
+ */
 export interface SubmissionFile {
 	inputs: QaRecord[];
 	responses: unknown[];

@@ -72,7 +72,9 @@ export async function loadQaDir(dir: string): Promise<QaRecord[]> {
 	return out;
 }
 
-/** Reads the per-type submission files of spec §2 that exist in a directory. */
+/**
+ * Reads the per-type submission files of docs/scoring-behaviour.md §2 that exist in a directory.
+ */
 export async function loadSubmissionDir(
 	dir: string
 ): Promise<Partial<Record<TaskType, SubmissionFile>>> {

@@ -1,7 +1,7 @@
 import type { Mode, QaRecord } from './types';
 import { norm, pyStrip } from './text';
 
-/** Gold side of a list item, computed once per record (spec §6.1). */
+/** Gold side of a list item, computed once per record (docs/scoring-behaviour.md §6.1). */
 export interface ListGold {
 	/** Options with one leading "X. "/"X: " (X in A–H) removed, trimmed. */
 	stripped: string[];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { irMetrics, labelMetrics } from './list-metrics';
 
-describe('label-level list metrics (spec §6.4)', () => {
+describe('label-level list metrics (docs/scoring-behaviour.md §6.4)', () => {
 	it('label-macro differs from the per-question mean', () => {
 		const m = labelMetrics(
 			[new Set(['a', 'b', 'c']), new Set(['a'])],

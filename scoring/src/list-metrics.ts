@@ -10,7 +10,8 @@ const f1Of = (tp: number, fp: number, fn: number) => ratio(2 * tp, 2 * tp + fp +
 
 /**
  * sklearn multilabel precision_recall_fscore_support (zero_division=0) over every label seen in any
- * expected or predicted set: `macro` = mean over labels, `micro` = pooled counts (spec §6.4).
+ * expected or predicted set: `macro` = mean over labels, `micro` = pooled counts
+ * (docs/scoring-behaviour.md §6.4).
  */
 export function labelMetrics(
 	expected: Set<string>[],

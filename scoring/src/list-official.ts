@@ -33,7 +33,10 @@ function letterRegex(gold: ListGold): RegExp | null {
 	return new RegExp(`([${cls}])[:.]\\s*([^\\n]+?)(?=(?:\\s*[${cls}][:.])|$)`, 'giu');
 }
 
-/** Spec §6.2: parse a list response exactly as evaluate.py's _list_match_letter_or_text. */
+/**
+ * docs/scoring-behaviour.md §6.2: parse a list response exactly as evaluate.py's
+ * _list_match_letter_or_text.
+ */
 export function parseListOfficial(gold: ListGold, response: string): ListParse {
 	const r = pyStrip(response.split('\n\n')[0]);
 	const expectedSet = new Set(gold.expected.map(norm));

@@ -15,7 +15,7 @@ const many = (n: number) => ({
 	answer: ['Drug 0', 'Drug 27']
 });
 
-describe('list official (spec §6)', () => {
+describe('list official (docs/scoring-behaviour.md §6)', () => {
 	it('fast path: comma-separated option texts, duplicates collapse', () => {
 		expect(scoreList(rec, 'Warfarin, Aspirin', 'official')).toMatchObject({
 			f1: 1,

@@ -8,7 +8,7 @@ import {
 import { parseListCorrected } from './list-corrected';
 import type { Mode, QaRecord } from './types';
 
-/** Per-item list outcome (spec §6.3). */
+/** Per-item list outcome (docs/scoring-behaviour.md §6.3). */
 export interface ListItem {
 	/** Normalised gold answers. */
 	expected: string[];

@@ -7,7 +7,7 @@ const rec = {
 	correct_answer: 'Warfarin'
 };
 
-describe('multiple choice official (spec §5)', () => {
+describe('multiple choice official (docs/scoring-behaviour.md §5)', () => {
 	it.each([
 		['warfarin.', true, 'full'],
 		['  WARFARIN ', true, 'full'],

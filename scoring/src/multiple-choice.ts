@@ -3,7 +3,7 @@ import { norm, pyLower, pyStrip } from './text';
 
 export type McMatchType = 'full' | 'letter' | 'mixed' | 'none';
 
-/** Per-item multiple-choice outcome (spec §5). */
+/** Per-item multiple-choice outcome (docs/scoring-behaviour.md §5). */
 export interface MultipleChoiceItem {
 	/** The gold option text (raw, as in the record). */
 	expected: string;
@@ -28,7 +28,10 @@ const goldCache = {
 	corrected: new WeakMap<QaRecord, McGold>()
 };
 
-/** Letter → option text map; official enumerates an object's KEYS (spec §5 quirk). */
+/**
+ * Letter → option text map; official enumerates an object's KEYS (docs/scoring-behaviour.md §5
+ * quirk).
+ */
 function optionMap(options: unknown, mode: Mode): Map<string, string> {
 	const map = new Map<string, string>();
 	let list: unknown[] = [];

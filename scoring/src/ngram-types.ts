@@ -1,4 +1,6 @@
-/** BLEU / ROUGE / METEOR of one pair (spec §9); all 0 when any of them fails. */
+/**
+ * BLEU / ROUGE / METEOR of one pair (docs/scoring-behaviour.md §9); all 0 when any of them fails.
+ */
 export interface NgramScores {
 	bleu: number;
 	rouge: number;

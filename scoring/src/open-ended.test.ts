@@ -6,7 +6,7 @@ import { SemanticScorer } from './semantic';
 const ngram = () => ({ bleu: 0.5, rouge: 0.5, meteor: 0.5 });
 const short = { question: 'What is given?', answer: 'Insulin therapy' };
 
-describe('open-ended pairs (spec §8)', () => {
+describe('open-ended pairs (docs/scoring-behaviour.md §8)', () => {
 	it('short keeps "Final Answer:" officially and extracts it in corrected mode', () => {
 		expect(openPair('short_answer', short, 'Final Answer: Insulin', 'official').prediction).toBe(
 			'final answer: insulin'

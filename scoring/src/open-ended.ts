@@ -5,7 +5,10 @@ import { parseGoldStep, parsePredictedStep, stepDistance, stepPenalty } from './
 import { pyLower, pyStrip } from './text';
 import { fieldText, type Mode, type OpenType, type QaRecord } from './types';
 
-/** The (expected, prediction) pair the semantic and n-gram metrics compare (spec §8). */
+/**
+ * The (expected, prediction) pair the semantic and n-gram metrics compare
+ * (docs/scoring-behaviour.md §8).
+ */
 export interface OpenPair {
 	expected: string;
 	prediction: string;
@@ -70,7 +73,7 @@ export interface MultiHopInverseItem extends OpenItem {
 	baseSemantic: number;
 }
 
-/** Runs the n-gram metrics, treating any throw as all-zero (spec §9). */
+/** Runs the n-gram metrics, treating any throw as all-zero (docs/scoring-behaviour.md §9). */
 export function safeNgrams(ngram: NgramFn, expected: string, prediction: string): NgramScores {
 	try {
 		return ngram(expected, prediction);

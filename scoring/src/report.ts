@@ -40,7 +40,10 @@ const OPEN_KEY: Record<(typeof OPEN_TYPES)[number], string> = {
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
-/** The overall summary with the official key order (spec §10) plus the leaderboard row. */
+/**
+ * The overall summary with the official key order (docs/scoring-behaviour.md §10) plus the
+ * leaderboard row.
+ */
 export function buildOverall(
 	perType: Record<TaskType, Record<string, number>>,
 	items: ScoredItem[],

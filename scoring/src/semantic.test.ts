@@ -19,7 +19,7 @@ function fake(vectors: Record<string, number[]>): Embedder & { calls: string[][]
 
 const V = { insulin: [1, 0], dose: [0, 1], 'insulin dose': [1, 1], bad: [-1, -1] };
 
-describe('IDF (spec §7.1)', () => {
+describe('IDF (docs/scoring-behaviour.md §7.1)', () => {
 	it('idf = ln((N+1)/(df+1)) + 1 over token sets; unseen 1.0 officially, max weight corrected', () => {
 		const idf = buildIdf(['insulin dose dose', 'insulin', 'x'], fake(V));
 		expect(idf.n).toBe(3);
@@ -31,7 +31,7 @@ describe('IDF (spec §7.1)', () => {
 	});
 });
 
-describe('semantic score (spec §7)', () => {
+describe('semantic score (docs/scoring-behaviour.md §7)', () => {
 	const refs = ['insulin', 'dose', 'x'];
 	it('combines the three layers, subtracts 0.25 (official)', async () => {
 		const sem = await SemanticScorer.create(fake(V), 'official', refs);
@@ -84,7 +84,7 @@ describe('semantic score (spec §7)', () => {
 	});
 });
 
-describe('baseline (spec §7.2)', () => {
+describe('baseline (docs/scoring-behaviour.md §7.2)', () => {
 	const hash = createHashEmbedder(64);
 	it('is 0.3 below 100 refs and deterministic (seeded) from 100 refs', async () => {
 		const few = Array.from({ length: 99 }, (_, i) => `answer ${i}`);

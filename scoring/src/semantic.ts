@@ -3,7 +3,9 @@ import { BASELINE_SEED, mulberry32, sample } from './prng';
 import { content, isAlnum, pyLower, pyStrip } from './text';
 import type { Mode } from './types';
 
-/** Layer weights and the "unrelated" offset of evaluate.py (spec §7 step 7). */
+/**
+ * Layer weights and the "unrelated" offset of evaluate.py (docs/scoring-behaviour.md §7 step 7).
+ */
 const W_TOKEN = 0.4;
 const W_SENTENCE = 0.4;
 const W_PARAGRAPH = 0.2;
@@ -14,7 +16,7 @@ const BASELINE_REFS = 100;
 /** Token vectors are context-free, so they are cached; the cap bounds memory on huge runs. */
 const TOKEN_CACHE_MAX = 200_000;
 
-/** Semantic score of one pair with its layers (spec §7). */
+/** Semantic score of one pair with its layers (docs/scoring-behaviour.md §7). */
 export interface SemanticResult {
 	score: number;
 	token: number;
@@ -24,7 +26,7 @@ export interface SemanticResult {
 	exact: boolean;
 }
 
-/** Document frequencies over the reference corpus (spec §7.1). */
+/** Document frequencies over the reference corpus (docs/scoring-behaviour.md §7.1). */
 export interface IdfTable {
 	n: number;
 	df: Map<string, number>;
@@ -45,7 +47,10 @@ export function idfWeight(idf: IdfTable, token: string, mode: Mode): number {
 	return Math.log((idf.n + 1) / (df + 1)) + 1;
 }
 
-/** Baseline b (spec §7.2) with a seeded sample; corrected mode pairs only refs with different text. */
+/**
+ * Baseline b (docs/scoring-behaviour.md §7.2) with a seeded sample; corrected mode pairs only refs
+ * with different text.
+ */
 export async function computeBaseline(
 	refs: readonly string[],
 	embedder: Embedder,

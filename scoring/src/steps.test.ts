@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseGoldStep, parsePredictedStep, stepDistance, stepPenalty } from './steps';
 
-describe('gold step (spec §8.4)', () => {
+describe('gold step (docs/scoring-behaviour.md §8.4)', () => {
 	it('reads step and explanation from the two-line array', () => {
 		const g = parseGoldStep(
 			['- Step 3 contains the incorrect inference.', '- Explanation: Because X: Y.'],

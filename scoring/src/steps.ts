@@ -1,7 +1,7 @@
 import { pyStrip } from './text';
 import type { Mode } from './types';
 
-/** Gold step and explanation of a multi_hop_inverse item (spec §8.4). */
+/** Gold step and explanation of a multi_hop_inverse item (docs/scoring-behaviour.md §8.4). */
 export interface GoldStep {
 	step: number | null;
 	explanation: string;
@@ -79,7 +79,7 @@ export function parsePredictedStep(
 	return { step, explanation };
 }
 
-/** α(d): 1 for none/0, 0.7 for 1, 0.3 for 2, then halving (spec §8.4). */
+/** α(d): 1 for none/0, 0.7 for 1, 0.3 for 2, then halving (docs/scoring-behaviour.md §8.4). */
 export function stepPenalty(distance: number | null): number {
 	if (distance === null || distance === 0) return 1;
 	if (distance === 1) return 0.7;

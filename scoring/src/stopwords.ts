@@ -1,6 +1,7 @@
 /**
  * NLTK English stop words as downloaded at run time by the 2025 container: the classic 179 words
- * plus the 19 contractions added to nltk_data in 2024 (198 in total, spec §3.4).
+ * plus the 19 contractions added to nltk_data in 2024 (198 in total, docs/scoring-behaviour.md
+ * §3.4).
  */
 export const NLTK_STOP_WORDS: ReadonlySet<string> = new Set(
 	(

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { casefold, cleanResponse, content, norm, pySplit, toText } from './text';
 import { NLTK_STOP_WORDS } from './stopwords';
 
-describe('norm (spec §3.3)', () => {
+describe('norm (docs/scoring-behaviour.md §3.3)', () => {
 	it.each([
 		['3% - 30%', '3% 30%'],
 		['4 to 6 mL/kg.', '4 to 6 ml kg'],
@@ -26,7 +26,7 @@ describe('norm (spec §3.3)', () => {
 	});
 });
 
-describe('content (spec §3.4)', () => {
+describe('content (docs/scoring-behaviour.md §3.4)', () => {
 	it('drops stop words and all-punctuation tokens but keeps attached punctuation', () => {
 		expect(content('The patient is not on insulin.')).toBe('patient insulin.');
 		expect(content('it? -- it ... (a)')).toBe('it? (a)');
@@ -40,7 +40,7 @@ describe('content (spec §3.4)', () => {
 	});
 });
 
-describe('toText and think stripping (spec §3.1–3.2)', () => {
+describe('toText and think stripping (docs/scoring-behaviour.md §3.1–3.2)', () => {
 	it('unwraps arrays and pipeline objects', () => {
 		expect(toText([{ generated_text: ' hi ' }, { text: 'there' }, { other: 1 }])).toBe('hi there');
 		expect(toText(null)).toBe('None');

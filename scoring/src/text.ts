@@ -38,7 +38,10 @@ function pyStr(x: unknown): string {
 	return JSON.stringify(x);
 }
 
-/** Spec §3.1 to_text: unwrap chat/pipeline outputs (arrays, `generated_text`/`text` objects). */
+/**
+ * to_text (docs/scoring-behaviour.md §3.1): unwrap chat/pipeline outputs (arrays,
+ * `generated_text`/`text` objects).
+ */
 export function toText(x: unknown): string {
 	if (Array.isArray(x)) return pyStrip(x.map(toText).join(' '));
 	if (x !== null && typeof x === 'object') {
@@ -57,7 +60,10 @@ function truthy(v: unknown): boolean {
 
 const THINK = /<think>[\s\S]*?<\/think>/gi;
 
-/** Spec §3.2: to_text, then remove every closed `<think>…</think>` block and trim. */
+/**
+ * Think stripping (docs/scoring-behaviour.md §3.2): to_text, then remove every closed
+ * `<think>…</think>` block and trim.
+ */
 export function cleanResponse(x: unknown): string {
 	return pyStrip(toText(x).replace(THINK, ''));
 }
@@ -92,7 +98,10 @@ const DELIMS = /[–—_/\\[\](){};-]/g;
 const KEEP = /[\p{L}\p{N}\p{M}%,:]/u;
 const PY_WS_CHAR = new RegExp(`[${PY_WS}]`);
 
-/** Spec §3.3 norm(): NFKD, drop combining marks, casefold, delimiters to spaces, keep L/N/M/%,: only. */
+/**
+ * norm() (docs/scoring-behaviour.md §3.3): NFKD, drop combining marks, casefold, delimiters to
+ * spaces, keep L/N/M/%,: only.
+ */
 export function norm(s: string): string {
 	const nfkd = s.normalize('NFKD');
 	let stripped = '';
@@ -107,7 +116,10 @@ export function norm(s: string): string {
 	return pyStrip(kept.replace(PY_WS_RUN, ' '));
 }
 
-/** Spec §3.4 content(): drop NLTK stop words and all-ASCII-punctuation tokens. */
+/**
+ * content() (docs/scoring-behaviour.md §3.4): drop NLTK stop words and all-ASCII-punctuation
+ * tokens.
+ */
 export function content(s: string): string {
 	return pySplit(s)
 		.filter((t) => !NLTK_STOP_WORDS.has(pyLower(t)) && ![...t].every((c) => ASCII_PUNCT.has(c)))

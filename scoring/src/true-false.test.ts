@@ -4,7 +4,7 @@ import { scoreTrueFalse } from './true-false';
 const T = { question: 'q', answer: 'True' };
 const F = { question: 'q', answer: 'False' };
 
-describe('True/False official (spec §4)', () => {
+describe('True/False official (docs/scoring-behaviour.md §4)', () => {
 	it.each([
 		['true', T, true, false],
 		['TRUE.', T, true, true],

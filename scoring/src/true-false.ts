@@ -1,7 +1,7 @@
 import { fieldText, type Mode, type QaRecord } from './types';
 import { pyLower, pyStrip } from './text';
 
-/** Per-item True/False outcome (spec §4). */
+/** Per-item True/False outcome (docs/scoring-behaviour.md §4). */
 export interface TrueFalseItem {
 	expected: string;
 	/** 'true' | 'false' | '' (nothing recognised). */

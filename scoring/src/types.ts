@@ -21,7 +21,10 @@ export const TASK_TYPES = [
 
 export type TaskType = (typeof TASK_TYPES)[number];
 
-/** Submission file name (spec §2) per task type; note `short.json` for `short_answer`. */
+/**
+ * Submission file name (docs/scoring-behaviour.md §2) per task type; note `short.json` for
+ * `short_answer`.
+ */
 export const SUBMISSION_FILES: Record<TaskType, string> = {
 	true_false: 'true_false.json',
 	multiple_choice: 'multiple_choice.json',

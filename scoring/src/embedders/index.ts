@@ -4,7 +4,7 @@ import type { Embedder, EmbedderOptions } from './types';
 export type { Embedder, EmbedderOptions } from './types';
 export { createHashEmbedder, hashEncode, hashTokenize } from './hash';
 
-/** Cosine similarity; 0 when either vector is all zeros (spec §7). */
+/** Cosine similarity; 0 when either vector is all zeros (docs/scoring-behaviour.md §7). */
 export function cosine(a: Float64Array, b: Float64Array): number {
 	let dot = 0;
 	let na = 0;

@@ -1,6 +1,6 @@
 /**
- * Sentence embeddings from all-MiniLM-L6-v2 (scoring-spec §7) through transformers.js on
- * onnxruntime-node: mean pooling over all tokens weighted by the attention mask, then L2
+ * Sentence embeddings from all-MiniLM-L6-v2 (docs/scoring-behaviour.md §7) through transformers.js
+ * on onnxruntime-node: mean pooling over all tokens weighted by the attention mask, then L2
  * normalisation, as sentence-transformers does.
  */
 import { existsSync } from 'node:fs';

@@ -1,6 +1,6 @@
-// N-gram diagnostics of the official ClinIQLink scorer (spec §9): NLTK BLEU and METEOR on
-// `word_tokenize` tokens and Google rouge-score (rouge1 + rougeL, stemmed), all on the
-// lower-cased, stripped texts. WordNet 3.0 is loaded on the first METEOR call and cached.
+// N-gram diagnostics of the official ClinIQLink scorer (docs/scoring-behaviour.md §9): NLTK BLEU
+// and METEOR on `word_tokenize` tokens and Google rouge-score (rouge1 + rougeL, stemmed), all on
+// the lower-cased, stripped texts. WordNet 3.0 is loaded on the first METEOR call and cached.
 
 import { sentenceBleu } from './bleu';
 import { meteorScore } from './meteor';

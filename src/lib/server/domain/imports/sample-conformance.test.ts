@@ -1,17 +1,18 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findSampleDir } from '../../../../../scoring/src/testing/sample-dir';
 import { QA_TYPES } from '../../../constants';
 import type { DatabaseHandle } from '../../db/client';
 import { createTestDb } from '../../db/testing';
 import { countItemsByType } from '../items/items';
 import { importQaFiles } from './qa-import';
 
-// The public ClinIQLink sample may be read for format validation only; it is never copied here.
-const SAMPLE_DIR = resolve(process.cwd(), '../shared/cliniqlink-sample');
-const present = existsSync(SAMPLE_DIR);
-if (!present)
-	console.warn(`Skipping the ClinIQLink format-conformance test: ${SAMPLE_DIR} is absent.`);
+// The public ClinIQLink sample may be read for format validation only; it is never copied here
+// (docs/conformance.md).
+const { dir: SAMPLE_DIR, reason } = findSampleDir();
+const present = SAMPLE_DIR !== null;
+if (!present) console.warn(`Skipping the ClinIQLink format-conformance test: ${reason}`);
 
 describe.skipIf(!present)('ClinIQLink sample files (format conformance)', () => {
 	let h: DatabaseHandle;
