@@ -34,8 +34,13 @@ describe.each(testDbKinds())('disputes on %s', (kind) => {
 	});
 
 	it('goes open → under review (with an owner) → rejected, with a thread and timestamps', async () => {
-		expect((await listDisputes(h.db, { status: 'open' })).map((d) => d.id)).toEqual([disputeId]);
-		expect(await listDisputes(h.db, { category: 'outdated' })).toEqual([]);
+		const open = await listDisputes(h.db, { status: 'open' });
+		expect(open.rows.map((d) => d.id)).toEqual([disputeId]);
+		expect(open.total).toBe(1);
+		expect(await listDisputes(h.db, { category: 'outdated' })).toMatchObject({
+			rows: [],
+			total: 0
+		});
 		const skip = await transitionDispute(h.db, org.id, disputeId, {
 			to: 'rejected',
 			comment: 'no'

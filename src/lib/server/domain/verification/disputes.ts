@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
@@ -9,6 +9,7 @@ import {
 	DISPUTE_STATUS_LABELS,
 	type DisputeStatus
 } from '../../../constants';
+import { listQuerySchema } from '../../../schemas/list-query';
 import { recordAudit } from '../audit/audit';
 import { correctItem, withdrawItem } from '../items/corrections';
 import { DomainError } from '../../errors';
@@ -22,39 +23,66 @@ const NEXT: Record<DisputeStatus, DisputeStatus[]> = {
 	rejected: []
 };
 
-export const disputeFilterSchema = z.object({
+export const DISPUTE_SORTS = ['createdAt', 'id', 'status', 'category', 'updatedAt'] as const;
+
+/** A page of the dispute list: paging, sorting (newest first by default) and filters. */
+export const disputeQuerySchema = listQuerySchema(DISPUTE_SORTS, {
+	sort: 'createdAt',
+	dir: 'desc'
+}).extend({
 	status: z.enum(DISPUTE_STATUSES).optional().catch(undefined),
 	category: z.enum(DISPUTE_CATEGORIES).optional().catch(undefined)
 });
+export type DisputeQuery = z.infer<typeof disputeQuerySchema>;
 
 const raiser = alias(user, 'raiser');
 const owner = alias(user, 'owner');
 
-/** Disputes, newest first, filtered by status and category. */
-export function listDisputes(db: Db, filter: z.infer<typeof disputeFilterSchema>) {
+const disputeSortColumns = {
+	createdAt: dispute.createdAt,
+	id: dispute.id,
+	status: dispute.status,
+	category: dispute.category,
+	updatedAt: dispute.updatedAt
+};
+
+/** One page of disputes, filtered by status and category, with the filtered total. */
+export async function listDisputes(
+	db: Db,
+	query: Partial<DisputeQuery> | Record<string, string> = {}
+) {
+	const q = disputeQuerySchema.parse(query);
 	const where: SQL[] = [];
-	if (filter.status) where.push(eq(dispute.status, filter.status));
-	if (filter.category) where.push(eq(dispute.category, filter.category));
-	return db
-		.select({
-			id: dispute.id,
-			itemId: dispute.itemId,
-			question: qaItem.question,
-			type: qaItem.type,
-			category: dispute.category,
-			status: dispute.status,
-			reason: dispute.reason,
-			raisedBy: raiser.pseudonym,
-			owner: owner.displayName,
-			createdAt: dispute.createdAt,
-			updatedAt: dispute.updatedAt
-		})
-		.from(dispute)
-		.innerJoin(qaItem, eq(qaItem.id, dispute.itemId))
-		.innerJoin(raiser, eq(raiser.id, dispute.raisedBy))
-		.leftJoin(owner, eq(owner.id, dispute.ownerId))
-		.where(where.length ? and(...where) : undefined)
-		.orderBy(desc(dispute.createdAt), desc(dispute.id));
+	if (q.status) where.push(eq(dispute.status, q.status));
+	if (q.category) where.push(eq(dispute.category, q.category));
+	const condition = where.length ? and(...where) : undefined;
+	const order = q.dir === 'asc' ? asc : desc;
+	const [rows, [{ total }]] = await Promise.all([
+		db
+			.select({
+				id: dispute.id,
+				itemId: dispute.itemId,
+				question: qaItem.question,
+				type: qaItem.type,
+				category: dispute.category,
+				status: dispute.status,
+				reason: dispute.reason,
+				raisedBy: raiser.pseudonym,
+				owner: owner.displayName,
+				createdAt: dispute.createdAt,
+				updatedAt: dispute.updatedAt
+			})
+			.from(dispute)
+			.innerJoin(qaItem, eq(qaItem.id, dispute.itemId))
+			.innerJoin(raiser, eq(raiser.id, dispute.raisedBy))
+			.leftJoin(owner, eq(owner.id, dispute.ownerId))
+			.where(condition)
+			.orderBy(order(disputeSortColumns[q.sort]), order(dispute.id))
+			.limit(q.size)
+			.offset((q.page - 1) * q.size),
+		db.select({ total: count() }).from(dispute).where(condition)
+	]);
+	return { rows, total, query: q };
 }
 
 /** A dispute with its thread, the item as it is now, and the transitions open to it. */

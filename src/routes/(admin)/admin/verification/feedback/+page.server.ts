@@ -1,7 +1,6 @@
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import {
-	feedbackFilterSchema,
 	listFeedback,
 	resolveFeedback,
 	resolveFeedbackSchema
@@ -12,8 +11,7 @@ import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url }) => {
 	requireRole(locals, 'organiser', url);
-	const filter = feedbackFilterSchema.parse(Object.fromEntries(url.searchParams));
-	return { filter, notes: await listFeedback(getDb(), filter) };
+	return listFeedback(getDb(), Object.fromEntries(url.searchParams));
 };
 
 export const actions: Actions = {
