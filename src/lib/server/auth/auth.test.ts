@@ -1,9 +1,8 @@
 import { DomainError } from '../errors';
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../db/client';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { session, user } from '../db/schema';
-import { createTestDb, testDbKinds } from '../db/testing';
+import { describeEachDb } from '../db/testing';
 import {
 	acceptInvitation,
 	authenticate,
@@ -22,11 +21,9 @@ import { FREE_FAILURES } from './throttle';
 
 const DAY = 86_400_000;
 
-describe.each(testDbKinds())('accounts and sessions on %s', (kind) => {
-	let h: DatabaseHandle;
+describeEachDb('accounts and sessions', (h) => {
 	let userId: string;
 	beforeEach(async () => {
-		h = await createTestDb(kind);
 		const u = await createUser(h.db, {
 			email: 'Ana@Example.org',
 			displayName: 'Ana',
@@ -34,9 +31,6 @@ describe.each(testDbKinds())('accounts and sessions on %s', (kind) => {
 			password: 'correct horse battery'
 		});
 		userId = u.id;
-	});
-	afterEach(async () => {
-		await h.close();
 	});
 
 	it('stores an argon2id hash, never the password, and lower-cases the email', async () => {

@@ -1,4 +1,4 @@
-import { inject } from 'vitest';
+import { afterEach, beforeEach, describe, inject } from 'vitest';
 import { openDatabase, type DatabaseHandle } from './client';
 import { createScratchDatabase } from './scratch';
 
@@ -51,4 +51,33 @@ export async function createTestDb(
 			await scratch.drop();
 		}
 	};
+}
+
+/**
+ * Database tests, once per driver: `describeEachDb('reviews', (h) => …)` runs the suite as
+ * "reviews on pglite" (and "… on postgres" when TEST_DATABASE_URL is set), each test on a fresh
+ * database of its own that is closed (and dropped) after it. `h` always is the current test's.
+ */
+export function describeEachDb(
+	name: string,
+	body: (h: DatabaseHandle, kind: TestDbKind) => void,
+	options: { max?: number } = {}
+): void {
+	describe.each(testDbKinds())(`${name} on %s`, (kind) => {
+		let current: DatabaseHandle | null = null;
+		const h = new Proxy({} as DatabaseHandle, {
+			get(_, property: keyof DatabaseHandle) {
+				if (!current) throw new Error('The test database exists only inside a test.');
+				return current[property];
+			}
+		});
+		beforeEach(async () => {
+			current = await createTestDb(kind, options);
+		});
+		afterEach(async () => {
+			await current?.close();
+			current = null;
+		});
+		body(h, kind);
+	});
 }

@@ -1,7 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../db/client';
+import { expect, it } from 'vitest';
 import { passage } from '../../db/schema';
-import { createTestDb, testDbKinds } from '../../db/testing';
+import { describeEachDb } from '../../db/testing';
 import { DomainError } from '../../errors';
 import { getItem } from '../items/items';
 import { importPassages } from './passage-import';
@@ -10,15 +9,7 @@ import { validRecord } from '../../fixtures/records';
 
 const actor = { userId: null, label: 'test' };
 
-describe.each(testDbKinds())('passage import on %s', (kind) => {
-	let h: DatabaseHandle;
-	beforeEach(async () => {
-		h = await createTestDb(kind);
-	});
-	afterEach(async () => {
-		await h.close();
-	});
-
+describeEachDb('passage import', (h) => {
 	it('imports CSV with quoted fields and shows the passage on its item', async () => {
 		const csv =
 			'paragraph_id,text,isbn,page\r\ntest-p1-para01,"Metformin, the first-line drug, ""lowers"" glucose.",978-0,11\r\n';

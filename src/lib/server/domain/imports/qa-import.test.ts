@@ -1,9 +1,8 @@
 import { count, eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { QA_TYPES } from '../../../constants';
-import type { DatabaseHandle } from '../../db/client';
 import { auditEvent, importRecord, qaItem, qaItemVersion } from '../../db/schema';
-import { createTestDb, testDbKinds } from '../../db/testing';
+import { describeEachDb } from '../../db/testing';
 import { validRecord } from '../../fixtures/records';
 import { DomainError } from '../../errors';
 import { importQaFiles } from './qa-import';
@@ -15,15 +14,7 @@ const file = (records: unknown, fileName = 'mixed.json') => ({
 });
 const allTypes = () => QA_TYPES.map((t, i) => validRecord(t, i));
 
-describe.each(testDbKinds())('QA import on %s', (kind) => {
-	let h: DatabaseHandle;
-	beforeEach(async () => {
-		h = await createTestDb(kind);
-	});
-	afterEach(async () => {
-		await h.close();
-	});
-
+describeEachDb('QA import', (h) => {
 	async function tableCounts() {
 		const [[items], [versions], [imports], [audits]] = await Promise.all([
 			h.db.select({ n: count() }).from(qaItem),

@@ -1,8 +1,7 @@
 import { count, eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../db/client';
+import { beforeEach, expect, it } from 'vitest';
 import { importRecord, model, qaItem, response } from '../../db/schema';
-import { createTestDb, testDbKinds } from '../../db/testing';
+import { describeEachDb } from '../../db/testing';
 import { validRecord } from '../../fixtures/records';
 import { DomainError } from '../../errors';
 import { importQaFiles } from './qa-import';
@@ -10,16 +9,11 @@ import { importResponses } from './response-import';
 
 const actor = { userId: null, label: 'test' };
 
-describe.each(testDbKinds())('model output import on %s', (kind) => {
-	let h: DatabaseHandle;
+describeEachDb('model output import', (h) => {
 	const tf = validRecord('true_false', 1);
 	const sa = validRecord('short_answer', 2);
 	beforeEach(async () => {
-		h = await createTestDb(kind);
 		await importQaFiles(h.db, [{ fileName: 'qa.json', text: JSON.stringify([tf, sa]) }], { actor });
-	});
-	afterEach(async () => {
-		await h.close();
 	});
 
 	const submission = (inputs: object[], responses: unknown[]) => ({

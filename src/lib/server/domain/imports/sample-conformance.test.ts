@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findSampleDir } from '../../../../../scoring/src/testing/sample-dir';
+import { findSampleDir } from '$scoring/testing/sample-dir';
 import { QA_TYPES } from '../../../constants';
 import type { DatabaseHandle } from '../../db/client';
 import { createTestDb } from '../../db/testing';

@@ -1,6 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../db/client';
-import { createTestDb, testDbKinds } from '../../db/testing';
+import { expect, it } from 'vitest';
+import { describeEachDb } from '../../db/testing';
 import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
 import { parseCsv } from '../../csv';
 import { EXPORT_COLUMNS, exportRankings, rankingsCsv } from './export';
@@ -9,15 +8,7 @@ import { claimNext, getAssignmentView } from './queue';
 import { changeStudyState, createStudy } from './studies';
 import { submitRanking } from './rankings';
 
-describe.each(testDbKinds())('ranking export and progress on %s', (kind) => {
-	let h: DatabaseHandle;
-	beforeEach(async () => {
-		h = await createTestDb(kind);
-	});
-	afterEach(async () => {
-		await h.close();
-	});
-
+describeEachDb('ranking export and progress', (h) => {
 	it('exports one row per ranked candidate with the model or "reference", and counts progress', async () => {
 		const [organiser] = await insertUsers(h.db, 1, ['organiser']);
 		const [doctor, idle] = await insertUsers(h.db, 2, ['physician']);

@@ -1,8 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../db/client';
+import { beforeEach, expect, it } from 'vitest';
 import { assignment, assignmentCandidate, candidate, studyQuestion } from '../../db/schema';
-import { createTestDb, testDbKinds } from '../../db/testing';
+import { describeEachDb } from '../../db/testing';
 import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
 import { claimNext, getAssignmentView, listOpenStudiesFor } from './queue';
 import { changeStudyState, createStudy } from './studies';
@@ -10,15 +9,10 @@ import { seededShuffle } from './shuffle';
 
 const MODELS = ['alpha-7b', 'beta-13b', 'gamma-3b', 'delta-1b', 'eps-2b', 'zeta-4b', 'eta-5b'];
 
-describe.each(testDbKinds())('ranking queue on %s', (kind) => {
-	let h: DatabaseHandle;
+describeEachDb('ranking queue', (h) => {
 	let organiser: string;
 	beforeEach(async () => {
-		h = await createTestDb(kind);
 		[organiser] = await insertUsers(h.db, 1, ['organiser']);
-	});
-	afterEach(async () => {
-		await h.close();
 	});
 
 	async function openStudy(count: number, k: number, models = MODELS.slice(0, 3)) {

@@ -1,9 +1,8 @@
 import { asc, count, eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../db/client';
+import { beforeEach, expect, it } from 'vitest';
 import { assignment, auditEvent, ranking, rankingEntry, studyQuestion } from '../../db/schema';
 import { DomainError } from '../../errors';
-import { createTestDb, testDbKinds } from '../../db/testing';
+import { describeEachDb } from '../../db/testing';
 import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
 import { claimNext, getAssignmentView } from './queue';
 import { changeStudyState, createStudy } from './studies';
@@ -19,18 +18,13 @@ async function refusal(submitting: Promise<unknown>): Promise<DomainError> {
 	return outcome as DomainError;
 }
 
-describe.each(testDbKinds())('submitting rankings on %s', (kind) => {
-	let h: DatabaseHandle;
+describeEachDb('submitting rankings', (h) => {
 	let organiser: string;
 	let doctor: string;
 	let other: string;
 	beforeEach(async () => {
-		h = await createTestDb(kind);
 		[organiser] = await insertUsers(h.db, 1, ['organiser']);
 		[doctor, other] = await insertUsers(h.db, 2, ['physician']);
-	});
-	afterEach(async () => {
-		await h.close();
 	});
 
 	async function setUp(options: { allowTies?: boolean } = {}) {

@@ -1,21 +1,15 @@
 import { DomainError } from '../../errors';
 import { count, eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../db/client';
+import { beforeEach, expect, it } from 'vitest';
 import { candidate, studyQuestion } from '../../db/schema';
-import { createTestDb, testDbKinds } from '../../db/testing';
+import { describeEachDb } from '../../db/testing';
 import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
 import { changeStudyState, checkEligibility, createStudy, getStudy, listStudies } from './studies';
 
-describe.each(testDbKinds())('ranking studies on %s', (kind) => {
-	let h: DatabaseHandle;
+describeEachDb('ranking studies', (h) => {
 	let organiser: string;
 	beforeEach(async () => {
-		h = await createTestDb(kind);
 		[organiser] = await insertUsers(h.db, 1, ['organiser']);
-	});
-	afterEach(async () => {
-		await h.close();
 	});
 
 	it('only items answered by every chosen model are eligible; the rest are reported', async () => {

@@ -1,23 +1,17 @@
 import { count, eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../db/client';
+import { beforeEach, expect, it } from 'vitest';
 import { auditEvent, dataset, reviewTask, taskSkip, type User } from '../../db/schema';
-import { createTestDb, testDbKinds } from '../../db/testing';
+import { describeEachDb } from '../../db/testing';
 import { seedItems, seedUsers } from '../../fixtures/review';
 import { DomainError } from '../../errors';
 import { claimNext, currentLease, ensureReviewTasks, leasedItem, returnTask } from './queue';
 
-describe.each(testDbKinds())('review queue on %s', (kind) => {
-	let h: DatabaseHandle;
+describeEachDb('review queue', (h) => {
 	let alice: User;
 	let bob: User;
 	beforeEach(async () => {
-		h = await createTestDb(kind);
 		await seedItems(h.db, 1);
 		[alice, bob] = await seedUsers(h.db, 2);
-	});
-	afterEach(async () => {
-		await h.close();
 	});
 
 	it('creates one primary task per item, once', async () => {

@@ -1,8 +1,7 @@
 import { count, eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../db/client';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { dispute, feedbackNote, qaItem, review, reviewTask, type User } from '../../db/schema';
-import { createTestDb, testDbKinds } from '../../db/testing';
+import { describeEachDb } from '../../db/testing';
 import { seedItems, seedUsers } from '../../fixtures/review';
 import { DomainError } from '../../errors';
 import { claimNext, ensureReviewTasks } from './queue';
@@ -36,18 +35,13 @@ describe('review input validation', () => {
 	});
 });
 
-describe.each(testDbKinds())('reviews on %s', (kind) => {
-	let h: DatabaseHandle;
+describeEachDb('reviews', (h) => {
 	let alice: User;
 	let bob: User;
 	beforeEach(async () => {
-		h = await createTestDb(kind);
 		await seedItems(h.db, 1);
 		[alice, bob] = await seedUsers(h.db, 2);
 		await ensureReviewTasks(h.db);
-	});
-	afterEach(async () => {
-		await h.close();
 	});
 
 	async function counts() {

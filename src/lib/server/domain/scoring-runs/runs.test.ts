@@ -3,11 +3,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asc, eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { aggregateItems, createEmbedder, scoreCases, type TaskType } from '$scoring';
-import type { DatabaseHandle } from '../../db/client';
 import { model, qaItem, response, score, scoringRun } from '../../db/schema';
-import { createTestDb, testDbKinds } from '../../db/testing';
+import { describeEachDb } from '../../db/testing';
 import { validRecord } from '../../fixtures/records';
 import { importQaFiles } from '../imports/qa-import';
 import { importResponses } from '../imports/response-import';
@@ -51,11 +50,9 @@ const answers: Record<string, (r: Record<string, unknown>, i: number) => unknown
 	weak: (r, i) => (i % 3 === 0 ? 'False' : [{ generated_text: 'I am not sure about this.' }])
 };
 
-describe.each(testDbKinds())('scoring runs on %s', (kind) => {
-	let h: DatabaseHandle;
+describeEachDb('scoring runs', (h) => {
 	let userId: string;
 	beforeEach(async () => {
-		h = await createTestDb(kind);
 		await importQaFiles(h.db, [{ fileName: 'qa.json', text: JSON.stringify(records) }], { actor });
 		for (const [name, answer] of Object.entries(answers)) {
 			const files = TYPES.map((t) => {
@@ -73,9 +70,8 @@ describe.each(testDbKinds())('scoring runs on %s', (kind) => {
 		});
 		userId = organiser.id;
 	});
-	afterEach(async () => {
+	afterEach(() => {
 		vi.unstubAllEnvs();
-		await h.close();
 	});
 
 	const modelIds = async () =>

@@ -1,8 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../db/client';
+import { beforeEach, expect, it } from 'vitest';
 import { adjudication, dataset, qaItem, type User } from '../../db/schema';
-import { createTestDb, testDbKinds } from '../../db/testing';
+import { describeEachDb } from '../../db/testing';
 import { reviewNext } from '../../fixtures/review-flow';
 import { seedItems, seedUsers } from '../../fixtures/review';
 import { adjudicate, adjudicationCase, adjudicationQueue } from './adjudication';
@@ -10,13 +9,11 @@ import { ensureReviewTasks } from '../review/queue';
 import { amendReview, newFormKey } from '../review/reviews';
 import { drawSecondarySample } from './sampling';
 
-describe.each(testDbKinds())('adjudication on %s', (kind) => {
-	let h: DatabaseHandle;
+describeEachDb('adjudication', (h) => {
 	let alice: User;
 	let bob: User;
 	let org: User;
 	beforeEach(async () => {
-		h = await createTestDb(kind);
 		await seedItems(h.db, 1);
 		[alice, bob] = await seedUsers(h.db, 2);
 		[org] = await seedUsers(h.db, 1, ['organiser']);
@@ -24,9 +21,6 @@ describe.each(testDbKinds())('adjudication on %s', (kind) => {
 		const [ds] = await h.db.select().from(dataset);
 		await drawSecondarySample(h.db, org.id, { datasetId: ds.id, seed: 's' });
 		await ensureReviewTasks(h.db);
-	});
-	afterEach(async () => {
-		await h.close();
 	});
 
 	const itemOf = async (id: number) =>

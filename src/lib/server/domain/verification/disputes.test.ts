@@ -1,21 +1,18 @@
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../db/client';
+import { beforeEach, expect, it } from 'vitest';
 import { dispute, qaItem, qaItemVersion, reviewTask, type User } from '../../db/schema';
-import { createTestDb, testDbKinds } from '../../db/testing';
+import { describeEachDb } from '../../db/testing';
 import { reviewNext } from '../../fixtures/review-flow';
 import { seedItems, seedUsers } from '../../fixtures/review';
 import { commentOnDispute, getDispute, listDisputes, transitionDispute } from './disputes';
 import { ensureReviewTasks } from '../review/queue';
 
-describe.each(testDbKinds())('disputes on %s', (kind) => {
-	let h: DatabaseHandle;
+describeEachDb('disputes', (h) => {
 	let alice: User;
 	let org: User;
 	let disputeId: number;
 	let itemId: number;
 	beforeEach(async () => {
-		h = await createTestDb(kind);
 		await seedItems(h.db, 1);
 		[alice] = await seedUsers(h.db, 1);
 		[org] = await seedUsers(h.db, 1, ['organiser']);
@@ -28,9 +25,6 @@ describe.each(testDbKinds())('disputes on %s', (kind) => {
 		});
 		itemId = lease.itemId;
 		[{ id: disputeId }] = await h.db.select().from(dispute);
-	});
-	afterEach(async () => {
-		await h.close();
 	});
 
 	it('goes open → under review (with an owner) → rejected, with a thread and timestamps', async () => {

@@ -1,9 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../db/client';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { dataset, qaItem, reviewTask, type User } from '../../db/schema';
 import { QA_TYPES, type QaType } from '../../../constants';
-import { createTestDb, testDbKinds } from '../../db/testing';
+import { describeEachDb } from '../../db/testing';
 import { reviewNext } from '../../fixtures/review-flow';
 import { seedItems, seedUsers } from '../../fixtures/review';
 import { claimNext, ensureReviewTasks, leasedItem } from '../review/queue';
@@ -41,17 +40,12 @@ describe('stratified sample', () => {
 	});
 });
 
-describe.each(testDbKinds())('secondary sample on %s', (kind) => {
-	let h: DatabaseHandle;
+describeEachDb('secondary sample', (h) => {
 	let users: User[];
 	beforeEach(async () => {
-		h = await createTestDb(kind);
 		await seedItems(h.db, 4);
 		users = await seedUsers(h.db, 3, ['organiser']);
 		await ensureReviewTasks(h.db);
-	});
-	afterEach(async () => {
-		await h.close();
 	});
 
 	it('records the seed, samples per type and gives the secondary round to someone else, blind', async () => {

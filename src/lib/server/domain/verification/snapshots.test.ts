@@ -1,8 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DatabaseHandle } from '../../db/client';
+import { beforeEach, expect, it } from 'vitest';
 import { dataset, feedbackNote, snapshotItem, type User } from '../../db/schema';
-import { createTestDb, testDbKinds } from '../../db/testing';
+import { describeEachDb } from '../../db/testing';
 import { reviewNext } from '../../fixtures/review-flow';
 import { seedItems, seedUsers } from '../../fixtures/review';
 import { transitionDispute } from './disputes';
@@ -11,21 +10,16 @@ import { ensureReviewTasks } from '../review/queue';
 import { amendReview, newFormKey } from '../review/reviews';
 import { freezeSnapshot, previewSnapshot, snapshotExport } from './snapshots';
 
-describe.each(testDbKinds())('snapshots on %s', (kind) => {
-	let h: DatabaseHandle;
+describeEachDb('snapshots', (h) => {
 	let alice: User;
 	let org: User;
 	let datasetId: number;
 	beforeEach(async () => {
-		h = await createTestDb(kind);
 		await seedItems(h.db, 1); // 7 items, one per type, in id order by type
 		[alice] = await seedUsers(h.db, 1);
 		[org] = await seedUsers(h.db, 1, ['organiser']);
 		[{ id: datasetId }] = await h.db.select().from(dataset);
 		await ensureReviewTasks(h.db);
-	});
-	afterEach(async () => {
-		await h.close();
 	});
 
 	it('selects verified correct items at the threshold without open disputes or feedback', async () => {
