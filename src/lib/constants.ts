@@ -145,9 +145,3 @@ export const DISPUTE_STATUS_LABELS: Record<DisputeStatus, string> = {
 	upheld: 'Upheld',
 	rejected: 'Rejected'
 };
-
-export const PROVENANCE_LABELS: Record<Provenance, string> = {
-	single: 'Single review',
-	agreed: 'Agreed (two reviews)',
-	adjudicated: 'Adjudicated'
-};

@@ -21,11 +21,3 @@ export function listQuerySchema<const S extends readonly [string, ...string[]]>(
 		dir: z.enum(['asc', 'desc']).catch(defaults.dir ?? 'asc')
 	});
 }
-
-/** Parses URL search parameters with a list query schema (never throws: values fall back). */
-export function parseListQuery<T extends z.ZodType>(
-	schema: T,
-	params: URLSearchParams
-): z.output<T> {
-	return schema.parse(Object.fromEntries(params));
-}

@@ -1,7 +1,8 @@
 // The one way the domain refuses something it expected: a DomainError with a code, optionally the
 // form field it concerns, and a message written for the user. Routes turn it into a form failure
-// (`failWith`) or an HTTP error (`httpError`); anything else is a bug and reaches handleError.
-import { error, fail } from '@sveltejs/kit';
+// (`failWith`); anything else is a bug and reaches handleError. Loads answer a missing thing with
+// SvelteKit's `error(404, …)` themselves.
+import { fail } from '@sveltejs/kit';
 import type { z } from 'zod';
 import type { RecordError } from '$lib/schemas/qa-record';
 
@@ -92,12 +93,6 @@ export function failureOf(e: DomainError): FormFailure {
  */
 export function failWith<T extends object = object>(e: unknown, extra?: T) {
 	if (e instanceof DomainError) return fail(e.status, { ...(extra as T), ...failureOf(e) });
-	throw e;
-}
-
-/** Maps a DomainError to an HTTP error page or status (for `load` and endpoints); rethrows others. */
-export function httpError(e: unknown): never {
-	if (e instanceof DomainError) error(e.status, e.message);
 	throw e;
 }
 

@@ -80,8 +80,3 @@ export async function validateSessionToken(
 export async function invalidateSession(db: Db, sessionId: string): Promise<void> {
 	await db.delete(session).where(eq(session.id, sessionId));
 }
-
-/** Ends every session of a user (password change, account disabled). */
-export async function invalidateUserSessions(db: Db, userId: string): Promise<void> {
-	await db.delete(session).where(eq(session.userId, userId));
-}

@@ -41,8 +41,6 @@ export type DemoQaRecord =
 			type: 'multi_hop_inverse';
 	  };
 
-export const DEMO_ISBN = '978-0-00-000000-0';
-
 export const demoPassages: DemoPassage[] = [
 	{
 		paragraph_id: 'demo-0001-p012-para03',

@@ -1,8 +1,9 @@
-import { fail, redirect } from '@sveltejs/kit';
+import { redirect } from '@sveltejs/kit';
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { claimNext, listOpenStudiesFor } from '$lib/server/domain/ranking/queue';
+import { DomainError, failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 
@@ -23,11 +24,13 @@ export const actions: Actions = {
 		if (!input.ok) return input.failure;
 		const claim = await claimNext(getDb(), input.data.studyId, user.id);
 		if (claim.status === 'assigned') redirect(303, `/rank/q/${claim.publicId}`);
-		return fail(409, {
-			message:
+		return failWith(
+			new DomainError(
+				'conflict',
 				claim.reason === 'not_open'
 					? 'This study is not open for ranking right now.'
 					: 'There is no question left for you in this study. Thank you!'
-		});
+			)
+		);
 	}
 };

@@ -232,7 +232,6 @@ export async function getAssignmentView(db: Db, publicId: string, physicianId: s
 		}))
 	};
 }
-export type AssignmentView = NonNullable<Awaited<ReturnType<typeof getAssignmentView>>>;
 
 /** Open studies a physician can work on, with how many questions they have ranked. */
 export async function listOpenStudiesFor(db: Db, physicianId: string) {
