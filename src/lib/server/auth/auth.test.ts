@@ -1,7 +1,7 @@
 import { DomainError } from '../errors';
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { session, user } from '../db/schema';
+import { session, signInThrottle, user } from '../db/schema';
 import { describeEachDb } from '../db/testing';
 import {
 	acceptInvitation,
@@ -17,7 +17,7 @@ import {
 	SESSION_LIFETIME_MS,
 	validateSessionToken
 } from './session';
-import { FREE_FAILURES } from './throttle';
+import { ACCOUNT_FAILURES, claimAttempt, FREE_FAILURES } from './throttle';
 
 const DAY = 86_400_000;
 
@@ -54,12 +54,72 @@ describeEachDb('accounts and sessions', (h) => {
 		});
 	});
 
-	it('locks an email after repeated failures, even for the right password', async () => {
+	it('locks an account at an address after repeated failures, even for the right password', async () => {
 		for (let i = 0; i < FREE_FAILURES; i++)
-			await authenticate(h.db, 'ana@example.org', 'nope', `10.0.0.${i}`);
-		const locked = await authenticate(h.db, 'ana@example.org', 'correct horse battery', '10.9.9.9');
+			expect(await authenticate(h.db, 'ana@example.org', 'nope', '10.0.0.1')).toMatchObject({
+				reason: 'invalid'
+			});
+		const locked = await authenticate(h.db, 'ana@example.org', 'correct horse battery', '10.0.0.1');
 		expect(locked).toMatchObject({ ok: false, reason: 'locked' });
 		expect((locked as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(0);
+		// Another person behind another address is not locked out by it.
+		expect(
+			(await authenticate(h.db, 'ana@example.org', 'correct horse battery', '10.0.0.2')).ok
+		).toBe(true);
+	});
+
+	it('counts simultaneous attempts before checking: 30 at once get exactly the allowance of checks', async () => {
+		const results = await Promise.all(
+			Array.from({ length: 30 }, () => authenticate(h.db, 'ana@example.org', 'nope', '10.0.0.7'))
+		);
+		expect(results.filter((r) => !r.ok && r.reason === 'invalid')).toHaveLength(FREE_FAILURES);
+		expect(results.filter((r) => !r.ok && r.reason === 'locked')).toHaveLength(30 - FREE_FAILURES);
+	});
+
+	it('clears the account at an address on success, and keeps an address open for other accounts', async () => {
+		for (let i = 0; i < FREE_FAILURES - 1; i++)
+			await authenticate(h.db, 'ana@example.org', 'nope', '10.0.0.3');
+		expect(
+			(await authenticate(h.db, 'ana@example.org', 'correct horse battery', '10.0.0.3')).ok
+		).toBe(true);
+		// The slate is clean again: as many mistakes as before are allowed.
+		for (let i = 0; i < FREE_FAILURES - 1; i++)
+			expect(await authenticate(h.db, 'ana@example.org', 'nope', '10.0.0.3')).toMatchObject({
+				reason: 'invalid'
+			});
+		expect(
+			(await authenticate(h.db, 'ana@example.org', 'correct horse battery', '10.0.0.3')).ok
+		).toBe(true);
+		// Many accounts failing behind one shared address do not lock a colleague there.
+		for (let i = 0; i < 12; i++)
+			await authenticate(h.db, `someone${i}@example.org`, 'nope', '10.0.0.3');
+		expect(
+			(await authenticate(h.db, 'ana@example.org', 'correct horse battery', '10.0.0.3')).ok
+		).toBe(true);
+	});
+
+	it('locks an account guessed at from many addresses', async () => {
+		for (let i = 0; i < ACCOUNT_FAILURES; i++)
+			await authenticate(h.db, 'ana@example.org', 'nope', `10.1.${i}.1`);
+		expect(
+			await authenticate(h.db, 'ana@example.org', 'correct horse battery', '10.2.0.1')
+		).toMatchObject({ reason: 'locked' });
+		const rows = await h.db.select().from(signInThrottle);
+		expect(rows.find((r) => r.key === 'account:ana@example.org')?.failures).toBe(
+			ACCOUNT_FAILURES + 1
+		);
+	});
+
+	it('locks a key once it is over its allowance, without counting while locked', async () => {
+		const keys = [{ key: 'address:10.9.9.9', allowance: 3 }];
+		const now = new Date('2026-01-01T00:00:00Z');
+		for (let i = 0; i < 3; i++) expect(await claimAttempt(h.db, keys, now)).toBe(0);
+		expect(await claimAttempt(h.db, keys, now)).toBe(30_000);
+		expect(await claimAttempt(h.db, keys, new Date(now.getTime() + 10_000))).toBe(20_000);
+		const [row] = await h.db.select().from(signInThrottle);
+		expect(row.failures).toBe(4);
+		// After the lock the next attempt over the allowance locks twice as long.
+		expect(await claimAttempt(h.db, keys, new Date(now.getTime() + 31_000))).toBe(60_000);
 	});
 
 	it('stores only a hash of the session secret and validates the token', async () => {

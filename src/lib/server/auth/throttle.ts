@@ -1,39 +1,90 @@
+// Sign-in throttling. Every attempt is counted *before* the password is checked, in one atomic
+// statement per key, so simultaneous attempts cannot slip past the allowance; a success takes its
+// own attempt back. Three keys, each with its own allowance:
+// - the account at one address (a person mistyping): 5 attempts, cleared by a success;
+// - the account from anywhere (guessing spread over many addresses): 25;
+// - the address for all accounts (one address trying many accounts; a shared address such as a
+//   hospital's NAT must not lock everyone out after a few typos): 100.
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { signInThrottle } from '../db/schema';
 
-/** Failures allowed before a key is locked; each further failure doubles the lock. */
+/** Failed attempts allowed per account and address before it is locked. */
 export const FREE_FAILURES = 5;
+/** Failed attempts allowed per account across all addresses. */
+export const ACCOUNT_FAILURES = 25;
+/** Failed attempts allowed per address across all accounts. */
+export const ADDRESS_FAILURES = 100;
+/** The first lock; each further attempt over the allowance doubles it, up to MAX_LOCK_MS. */
 const BASE_LOCK_MS = 30_000;
 const MAX_LOCK_MS = 15 * 60_000;
 
-/** Milliseconds the key is still locked for, or 0. */
-export async function lockRemainingMs(db: Db, key: string, now = new Date()): Promise<number> {
-	const [row] = await db.select().from(signInThrottle).where(eq(signInThrottle.key, key));
-	if (!row?.lockedUntil) return 0;
-	return Math.max(0, row.lockedUntil.getTime() - now.getTime());
+export interface ThrottleKey {
+	key: string;
+	allowance: number;
 }
 
-/** Records a failed sign-in for a key and locks it once it has failed too often. */
-export async function recordFailure(db: Db, key: string, now = new Date()): Promise<void> {
+/** The keys of one sign-in attempt. */
+export function throttleKeys(email: string, address: string): ThrottleKey[] {
+	return [
+		{ key: `account-address:${email}|${address}`, allowance: FREE_FAILURES },
+		{ key: `account:${email}`, allowance: ACCOUNT_FAILURES },
+		{ key: `address:${address}`, allowance: ADDRESS_FAILURES }
+	];
+}
+
+/**
+ * Counts one attempt against a key, atomically. Returns 0 when the attempt may go on to the
+ * password check, else the milliseconds until the key unlocks (the attempt then locks the key, or
+ * the key was locked already and nothing is counted).
+ */
+async function claim(db: Db, { key, allowance }: ThrottleKey, now: Date): Promise<number> {
 	const [row] = await db
 		.insert(signInThrottle)
 		.values({ key, failures: 1, lastFailureAt: now })
 		.onConflictDoUpdate({
 			target: signInThrottle.key,
-			set: { failures: sql`${signInThrottle.failures} + 1`, lastFailureAt: now }
+			set: { failures: sql`${signInThrottle.failures} + 1`, lastFailureAt: now },
+			// A locked key counts nothing more until the lock ends.
+			setWhere: sql`${signInThrottle.lockedUntil} is null or ${signInThrottle.lockedUntil} <= ${now.toISOString()}`
 		})
-		.returning();
-	if (row.failures >= FREE_FAILURES) {
-		const lockMs = Math.min(MAX_LOCK_MS, BASE_LOCK_MS * 2 ** (row.failures - FREE_FAILURES));
-		await db
-			.update(signInThrottle)
-			.set({ lockedUntil: new Date(now.getTime() + lockMs) })
+		.returning({ failures: signInThrottle.failures });
+	if (!row) {
+		const [locked] = await db
+			.select({ lockedUntil: signInThrottle.lockedUntil })
+			.from(signInThrottle)
 			.where(eq(signInThrottle.key, key));
+		return Math.max(1, (locked?.lockedUntil?.getTime() ?? now.getTime()) - now.getTime());
 	}
+	if (row.failures <= allowance) return 0;
+	const lockMs = Math.min(MAX_LOCK_MS, BASE_LOCK_MS * 2 ** (row.failures - allowance - 1));
+	await db
+		.update(signInThrottle)
+		.set({ lockedUntil: new Date(now.getTime() + lockMs) })
+		.where(eq(signInThrottle.key, key));
+	return lockMs;
 }
 
-/** Clears a key after a successful sign-in. */
-export async function clearFailures(db: Db, key: string): Promise<void> {
-	await db.delete(signInThrottle).where(eq(signInThrottle.key, key));
+/**
+ * Counts a sign-in attempt against every key before the password is checked. Returns 0 when the
+ * check may go ahead, else how long the caller must wait.
+ */
+export async function claimAttempt(db: Db, keys: ThrottleKey[], now = new Date()): Promise<number> {
+	let wait = 0;
+	for (const k of keys) wait = Math.max(wait, await claim(db, k, now));
+	return wait;
+}
+
+/**
+ * After a successful sign-in: the account at this address starts afresh, and the attempt is taken
+ * back from the wider keys (a success is not a failure).
+ */
+export async function attemptSucceeded(db: Db, keys: ThrottleKey[]): Promise<void> {
+	const [own, ...wider] = keys;
+	await db.delete(signInThrottle).where(eq(signInThrottle.key, own.key));
+	for (const k of wider)
+		await db
+			.update(signInThrottle)
+			.set({ failures: sql`greatest(${signInThrottle.failures} - 1, 0)` })
+			.where(eq(signInThrottle.key, k.key));
 }

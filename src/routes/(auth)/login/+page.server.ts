@@ -1,5 +1,6 @@
 import { fail, redirect } from '@sveltejs/kit';
 import { z } from 'zod';
+import { safeRedirect } from '$lib/server/auth/redirect';
 import { createSession } from '$lib/server/auth/session';
 import { getDb } from '$lib/server/db';
 import { authenticate } from '$lib/server/domain/people/users';
@@ -12,13 +13,8 @@ const signInSchema = z.object({
 	password: z.string().min(1, 'Enter your password.').max(256)
 });
 
-/** Only same-site paths are followed after sign-in. */
-function safeRedirect(target: string | null): string {
-	return target && target.startsWith('/') && !target.startsWith('//') ? target : '/';
-}
-
 export const load: PageServerLoad = ({ locals, url }) => {
-	if (locals.user) redirect(303, safeRedirect(url.searchParams.get('redirectTo')));
+	if (locals.user) redirect(303, safeRedirect(url.searchParams.get('redirectTo'), url.origin));
 	return {};
 };
 
@@ -44,6 +40,6 @@ export const actions: Actions = {
 		if (!result.ok) return fail(400, { values, message: 'Wrong email or password.' });
 		const { token, session } = await createSession(db, result.user.id);
 		setSessionCookie(cookies, token, session.expiresAt);
-		redirect(303, safeRedirect(url.searchParams.get('redirectTo')));
+		redirect(303, safeRedirect(url.searchParams.get('redirectTo'), url.origin));
 	}
 };

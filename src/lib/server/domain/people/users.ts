@@ -6,7 +6,7 @@ import {
 	verifyDummy,
 	verifyPassword
 } from '../../auth/password';
-import { clearFailures, lockRemainingMs, recordFailure } from '../../auth/throttle';
+import { attemptSucceeded, claimAttempt, throttleKeys } from '../../auth/throttle';
 import type { Db } from '../../db/client';
 import { invitation, user, type User } from '../../db/schema';
 import { ROLES, type Role } from '../../../constants';
@@ -77,8 +77,9 @@ export type SignInResult =
 	| { ok: false; reason: 'locked'; retryAfterMs: number };
 
 /**
- * Checks an email and password. Failures are counted per email and per client address;
- * a locked key is refused before the password is looked at.
+ * Checks an email and password. The attempt is counted first (per account and address, per
+ * account, per address: see auth/throttle.ts), so a locked key is refused before the password is
+ * looked at, however many attempts arrive at once.
  */
 export async function authenticate(
 	db: Db,
@@ -87,9 +88,8 @@ export async function authenticate(
 	clientAddress: string
 ): Promise<SignInResult> {
 	const email = emailInput.trim().toLowerCase();
-	const keys = [`email:${email}`, `ip:${clientAddress}`];
-	const locks = await Promise.all(keys.map((k) => lockRemainingMs(db, k)));
-	const retryAfterMs = Math.max(...locks);
+	const keys = throttleKeys(email, clientAddress);
+	const retryAfterMs = await claimAttempt(db, keys);
 	if (retryAfterMs > 0) return { ok: false, reason: 'locked', retryAfterMs };
 
 	const [found] = await db
@@ -99,11 +99,8 @@ export async function authenticate(
 	const valid = found?.passwordHash
 		? await verifyPassword(found.passwordHash, password)
 		: (await verifyDummy(password), false);
-	if (!valid || !found) {
-		for (const k of keys) await recordFailure(db, k);
-		return { ok: false, reason: 'invalid' };
-	}
-	await clearFailures(db, keys[0]);
+	if (!valid || !found) return { ok: false, reason: 'invalid' };
+	await attemptSucceeded(db, keys);
 	return { ok: true, user: found };
 }
 
