@@ -17,6 +17,7 @@ import {
 	SESSION_LIFETIME_MS,
 	validateSessionToken
 } from './session';
+import { passwordWeakness } from './password';
 import { ACCOUNT_FAILURES, claimAttempt, FREE_FAILURES } from './throttle';
 
 const DAY = 86_400_000;
@@ -174,6 +175,27 @@ describeEachDb('accounts and sessions', (h) => {
 		await expect(
 			acceptInvitation(h.db, token, 'a long enough password', now)
 		).rejects.toBeInstanceOf(DomainError);
+	});
+
+	it('refuses passwords that are easy to guess, saying why', async () => {
+		for (const weak of [
+			'          ',
+			'aaaaaaaaaaaa',
+			'password1234',
+			'123456789012',
+			'qwertyuiopas'
+		]) {
+			const refused = await createUser(h.db, {
+				email: 'weak@example.org',
+				displayName: 'Weak',
+				roles: ['reviewer'],
+				password: weak
+			}).catch((e: unknown) => e);
+			expect(refused, JSON.stringify(weak)).toBeInstanceOf(DomainError);
+			expect((refused as DomainError).message).toMatch(/^password is too easy to guess/);
+		}
+		expect(passwordWeakness('correct horse battery')).toBeNull();
+		expect(passwordWeakness('aaaaaaaaaaaa')).toMatch(/repeat/i);
 	});
 
 	it('refuses a second account for the same email', async () => {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
 	hashPassword,
 	MIN_PASSWORD_LENGTH,
+	passwordWeakness,
 	verifyDummy,
 	verifyPassword
 } from '../../auth/password';
@@ -18,7 +19,11 @@ export const emailSchema = z.email('must be a valid email address').trim().toLow
 export const passwordSchema = z
 	.string()
 	.min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
-	.max(256, 'must be at most 256 characters');
+	.max(256, 'must be at most 256 characters')
+	.superRefine((password, ctx) => {
+		const weakness = passwordWeakness(password);
+		if (weakness) ctx.addIssue({ code: 'custom', message: weakness });
+	});
 export const rolesSchema = z
 	.array(z.enum(ROLES))
 	.min(1, 'choose at least one role')
