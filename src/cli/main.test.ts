@@ -47,7 +47,7 @@ describe('cliniq CLI on an embedded database', () => {
 		writeFileSync(bad, JSON.stringify([{ ...validRecord('list', 3), answer: ['Nope'] }]));
 		c = capture();
 		expect(await main(['import', 'qa', bad], c.io)).toBe(2);
-		expect(c.err.join('\n')).toMatch(/bad\.json record 0 → answer\[0\] → is not among the options/);
+		expect(c.err.join('\n')).toMatch(/bad\.json record 1 → answer\[0\] → is not among the options/);
 
 		c = capture();
 		expect(await main(['items', 'count'], c.io)).toBe(0);

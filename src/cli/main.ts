@@ -12,6 +12,7 @@ import { importPassages } from '$lib/server/domain/imports/passage-import';
 import { importQaFiles, type ImportFile } from '$lib/server/domain/imports/qa-import';
 import { importResponses } from '$lib/server/domain/imports/response-import';
 import { createUser } from '$lib/server/domain/people/users';
+import { recordLabel } from '$lib/schemas/qa-record';
 import { DomainError } from '$lib/server/errors';
 import { randomId } from '$lib/server/ids';
 import { defaultIo, type Io } from './io';
@@ -227,11 +228,9 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
 		}
 	} catch (e) {
 		if (e instanceof DomainError && e.records.length) {
-			io.stderr(`Import rejected: nothing was imported. ${e.records.length} problem(s):`);
+			io.stderr(e.message);
 			for (const err of e.records.slice(0, 50)) {
-				io.stderr(
-					`  ${err.file ? err.file + ' ' : ''}record ${err.index} → ${err.field} → ${err.reason}`
-				);
+				io.stderr(`  ${recordLabel(err)} → ${err.field} → ${err.reason}`);
 			}
 			if (e.records.length > 50) io.stderr(`  … and ${e.records.length - 50} more`);
 			return 2;

@@ -150,7 +150,10 @@ export type QaRecord =
 export interface RecordError {
 	/** The file the record came from, when an import has several. */
 	file?: string;
-	/** 0-based index of the record in the file (-1: the file as a whole). */
+	/**
+	 * 0-based position of the record in the file (-1: the file as a whole). People read records
+	 * counted from 1: show it with `recordLabel`.
+	 */
 	index: number;
 	field: string;
 	reason: string;
@@ -227,4 +230,10 @@ export function validateQaRecord(
 					: issue.message
 		}))
 	};
+}
+
+/** How a person names a record: "record 1" is the first of its file; -1 is the file itself. */
+export function recordLabel(e: Pick<RecordError, 'file' | 'index'>): string {
+	const where = e.index >= 0 ? `record ${e.index + 1}` : '(file)';
+	return e.file ? `${e.file} ${where}` : where;
 }

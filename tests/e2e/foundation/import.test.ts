@@ -58,8 +58,9 @@ test('a bad record rejects the whole upload with its index, field and reason', a
 		});
 	await page.getByRole('button', { name: 'Import QA pairs' }).click();
 	const alert = page.getByRole('alert');
-	await expect(alert).toContainText('Import rejected');
-	await expect(alert).toContainText('#1');
+	await expect(alert).toContainText('Import rejected: 1 problem in 1 record of 2');
+	// The second record, counted as a person counts.
+	await expect(alert.getByRole('cell', { name: 'bad.json record 2' })).toBeVisible();
 	await expect(alert).toContainText('answer');
 	await expect(alert).toContainText('must be "True" or "False"');
 	await page.goto('/admin/items?q=e2e-bad');

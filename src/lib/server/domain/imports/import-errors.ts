@@ -5,9 +5,18 @@ export type { RecordError };
 
 /** An import refused as a whole (nothing was written): the error lists every bad record. */
 export function importRejected(errors: RecordError[], total: number): DomainError {
+	const s = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+	const bad = new Set(
+		errors.filter((e) => e.index >= 0).map((e) => `${e.file ?? ''}\u0000${e.index}`)
+	);
+	const where = bad.size
+		? ` in ${s(bad.size, 'record')} of ${total}`
+		: errors.some((e) => e.index < 0)
+			? ' in the file'
+			: '';
 	return new DomainError(
 		'invalid',
-		`Import rejected: ${errors.length} problem${errors.length === 1 ? '' : 's'} in ${total} record${total === 1 ? '' : 's'}; nothing was imported.`,
+		`Import rejected: ${s(errors.length, 'problem')}${where}; nothing was imported.`,
 		{ records: errors }
 	);
 }

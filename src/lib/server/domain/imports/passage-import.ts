@@ -83,7 +83,7 @@ export async function importPassages(
 			errors.push({
 				index,
 				field: 'paragraph_id',
-				reason: `repeats record ${seen.index} with different text`
+				reason: `repeats record ${seen.index + 1} with different text`
 			});
 			return;
 		}

@@ -1,6 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { QA_TYPES } from '../../../constants';
+import { recordLabel } from '../../../schemas/qa-record';
 import { auditEvent, importRecord, qaItem, qaItemVersion } from '../../db/schema';
 import { describeEachDb } from '../../db/testing';
 import { validRecord } from '../../fixtures/records';
@@ -60,6 +61,23 @@ describeEachDb('QA import', (h) => {
 			{ file: 'mixed.json', index: 4, field: 'incorrect_explanation', reason: 'must not be empty' }
 		]);
 		expect(await tableCounts()).toEqual(before);
+	});
+
+	it('counts the bad records, not all records, and names them as people count (from 1)', async () => {
+		const records = allTypes();
+		records[0] = { ...records[0], question: '' };
+		records[4] = { ...records[4], incorrect_explanation: '', question: '' };
+		const error = (await importQaFiles(h.db, [file(records)], { actor }).catch(
+			(e) => e
+		)) as DomainError;
+		expect(error.message).toBe(
+			`Import rejected: 3 problems in 2 records of ${records.length}; nothing was imported.`
+		);
+		expect(error.records.map(recordLabel)).toEqual([
+			'mixed.json record 1',
+			'mixed.json record 5',
+			'mixed.json record 5'
+		]);
 	});
 
 	it('rolls back everything when the database fails half-way', async () => {

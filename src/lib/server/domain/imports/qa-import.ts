@@ -83,7 +83,7 @@ export function prepareQaRecords(files: ImportFile[]): Prepared[] {
 						file: file.fileName,
 						index,
 						field: 'question',
-						reason: `repeats the question of record ${seen.index}${seen.file !== file.fileName ? ` in ${seen.file}` : ''} with different content`
+						reason: `repeats the question of record ${seen.index + 1}${seen.file !== file.fileName ? ` in ${seen.file}` : ''} with different content`
 					});
 				}
 				return;

@@ -225,7 +225,7 @@ export async function importResponses(
 					file: p.file,
 					index: p.index,
 					field: 'item',
-					reason: `repeats the response of ${dup.file} record ${dup.index} for model ${p.model}`
+					reason: `repeats the response of ${dup.file} record ${dup.index + 1} for model ${p.model}`
 				});
 				continue;
 			}
