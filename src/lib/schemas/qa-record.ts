@@ -1,13 +1,23 @@
 import { z } from 'zod';
 import { QA_TYPES, type QaType } from '../constants';
+import { TEXT_LIMITS, unstorableStrings } from './text';
 
-const text = z.string().trim().min(1, 'must not be empty');
+const text = z
+	.string()
+	.trim()
+	.min(1, 'must not be empty')
+	.max(TEXT_LIMITS.field, `is longer than ${TEXT_LIMITS.field.toLocaleString('en')} characters`);
+const id = z
+	.string()
+	.trim()
+	.min(1, 'must not be empty')
+	.max(TEXT_LIMITS.id, `is longer than ${TEXT_LIMITS.id} characters`);
 
 const source = z.object(
 	{
-		isbn: z.string().trim(),
+		isbn: z.string().trim().max(TEXT_LIMITS.id, `is longer than ${TEXT_LIMITS.id} characters`),
 		page: z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/).transform(Number)]),
-		paragraph_id: text
+		paragraph_id: id
 	},
 	{
 		error: (issue) =>
@@ -200,6 +210,8 @@ export function validateQaRecord(
 		return { ok: false, errors: [{ index, field: '(record)', reason: 'must be a JSON object' }] };
 	}
 	const raw = value as Record<string, unknown>;
+	const broken = unstorableStrings(raw);
+	if (broken.length) return { ok: false, errors: broken.map((b) => ({ index, ...b })) };
 	const type = raw.type ?? fallbackType;
 	if (type === undefined) {
 		return { ok: false, errors: [{ index, field: 'type', reason: 'is missing' }] };

@@ -7,14 +7,28 @@ import { eq } from 'drizzle-orm';
 import { recordAudit } from '../audit/audit';
 import { parseCsv } from '../../csv';
 import { importRejected, parseJsonFile, type ImportCounts } from './import-errors';
+import { TEXT_LIMITS, unstorableStrings } from '../../../schemas/text';
 import { chunk } from '../../db/chunk';
 import type { ImportActor, ImportFile } from './qa-import';
 import { contentHash } from '../items/fields';
 
 const passageSchema = z.object({
-	paragraph_id: z.string().trim().min(1, 'must not be empty'),
-	text: z.string().trim().min(1, 'must not be empty'),
-	isbn: z.string().trim().optional().nullable(),
+	paragraph_id: z
+		.string()
+		.trim()
+		.min(1, 'must not be empty')
+		.max(TEXT_LIMITS.id, `is longer than ${TEXT_LIMITS.id} characters`),
+	text: z
+		.string()
+		.trim()
+		.min(1, 'must not be empty')
+		.max(TEXT_LIMITS.long, `is longer than ${TEXT_LIMITS.long.toLocaleString('en')} characters`),
+	isbn: z
+		.string()
+		.trim()
+		.max(TEXT_LIMITS.id, `is longer than ${TEXT_LIMITS.id} characters`)
+		.optional()
+		.nullable(),
 	page: z
 		.union([
 			z.number().int().nonnegative(),
@@ -70,6 +84,11 @@ export async function importPassages(
 	const errors: RecordError[] = [];
 	const byId = new Map<string, PassageInput & { hash: string; index: number }>();
 	raw.forEach((value, index) => {
+		const broken = unstorableStrings(value);
+		if (broken.length) {
+			errors.push(...broken.map((b) => ({ index, ...b })));
+			return;
+		}
 		const parsed = passageSchema.safeParse(value);
 		if (!parsed.success) {
 			for (const issue of parsed.error.issues) {

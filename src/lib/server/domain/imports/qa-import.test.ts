@@ -2,6 +2,7 @@ import { count, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { QA_TYPES } from '../../../constants';
 import { recordLabel } from '../../../schemas/qa-record';
+import { TEXT_LIMITS } from '../../../schemas/text';
 import { auditEvent, importRecord, qaItem, qaItemVersion } from '../../db/schema';
 import { describeEachDb } from '../../db/testing';
 import { validRecord } from '../../fixtures/records';
@@ -78,6 +79,26 @@ describeEachDb('QA import', (h) => {
 			'mixed.json record 5',
 			'mixed.json record 5'
 		]);
+	});
+
+	it('refuses text the database cannot store, or too long, per record and field, writing nothing', async () => {
+		const records: Record<string, unknown>[] = allTypes();
+		records[0] = { ...records[0], question: 'Is it safe?\u0000' };
+		records[1] = { ...records[1], options: ['A', 'B \uD800 broken', 'C', 'D'] };
+		records[2] = { ...records[2], question: 'x'.repeat(TEXT_LIMITS.field + 1) };
+		records[3] = { ...records[3], ['note\u0000']: 'a key with a NUL' };
+		const before = await tableCounts();
+		const error = (await importQaFiles(h.db, [file(records)], { actor }).catch(
+			(e) => e
+		)) as DomainError;
+		expect(error).toBeInstanceOf(DomainError);
+		expect(error.records.map((e) => [recordLabel(e), e.field, e.reason.split(' (')[0]])).toEqual([
+			['mixed.json record 1', 'question', 'contains a NUL character'],
+			['mixed.json record 2', 'options[1]', 'contains a broken character'],
+			['mixed.json record 3', 'question', 'is longer than 20,000 characters'],
+			['mixed.json record 4', 'note\u0000', 'its name contains a NUL character']
+		]);
+		expect(await tableCounts()).toEqual(before);
 	});
 
 	it('rolls back everything when the database fails half-way', async () => {

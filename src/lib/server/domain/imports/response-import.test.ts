@@ -72,6 +72,20 @@ describeEachDb('model output import', (h) => {
 		expect([r.n, m.n, imports.length]).toEqual([0, 0, 0]);
 	});
 
+	it('refuses a response with a NUL or a broken character, naming the record, writing nothing', async () => {
+		const before = await h.db.select({ n: count() }).from(response);
+		const error = (await importResponses(
+			h.db,
+			[submission([tf, sa], ['True\u0000', { answer: 'x \uDC00' }])],
+			{ actor, model: 'm-1' }
+		).catch((e) => e)) as DomainError;
+		expect(error.records.map((e) => [e.index, e.field, e.reason.split(' (')[0]])).toEqual([
+			[0, 'response', 'contains a NUL character'],
+			[1, 'response.answer', 'contains a broken character']
+		]);
+		expect(await h.db.select({ n: count() }).from(response)).toEqual(before);
+	});
+
 	it('refuses mismatched inputs/responses lengths and a missing model name', async () => {
 		const lengths = await importResponses(h.db, [submission([tf, sa], ['True'])], {
 			actor,

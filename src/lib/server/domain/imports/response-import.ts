@@ -6,6 +6,7 @@ import { importRecord, model, qaItem, response } from '../../db/schema';
 import { recordAudit } from '../audit/audit';
 import { ensureDataset } from '../items/datasets';
 import { importRejected, parseJsonFile, type ImportCounts } from './import-errors';
+import { TEXT_LIMITS, unstorableStrings } from '../../../schemas/text';
 import { chunk } from '../../db/chunk';
 import { contentHash, itemKey } from '../items/fields';
 import type { ImportActor, ImportFile } from './qa-import';
@@ -15,7 +16,7 @@ const modelName = z
 	.string()
 	.trim()
 	.min(1, 'must not be empty')
-	.max(200, 'is longer than 200 characters');
+	.max(TEXT_LIMITS.id, `is longer than ${TEXT_LIMITS.id} characters`);
 
 const jsonlLine = z.object({
 	item: z.union([z.string().trim().min(1), z.number().int().positive()], {
@@ -178,6 +179,19 @@ export async function importResponses(
 			? fromJsonl(file, defaultModel, errors)
 			: fromSubmission(file, defaultModel, errors);
 		pending.push(...rows);
+	}
+	// A response the database cannot store, or one far too long, is refused with its record.
+	for (const p of pending) {
+		for (const b of unstorableStrings(p.raw, 'response'))
+			errors.push({ file: p.file, index: p.index, ...b });
+		const length = typeof p.raw === 'string' ? p.raw.length : JSON.stringify(p.raw ?? null).length;
+		if (length > TEXT_LIMITS.long)
+			errors.push({
+				file: p.file,
+				index: p.index,
+				field: 'response',
+				reason: `is longer than ${TEXT_LIMITS.long.toLocaleString('en')} characters`
+			});
 	}
 	if (errors.length) throw importRejected(errors, pending.length);
 	if (pending.length === 0)
