@@ -6,7 +6,7 @@ import { describeEachDb } from '../../db/testing';
 import { reviewNext } from '../../fixtures/review-flow';
 import { seedItems, seedUsers } from '../../fixtures/review';
 import { claimNext, ensureReviewTasks, leasedItem } from '../review/queue';
-import { drawSecondarySample, seededRandom, stratifiedSample } from './sampling';
+import { apportion, drawSecondarySample, seededRandom, stratifiedSample } from './sampling';
 
 describe('stratified sample', () => {
 	const items = QA_TYPES.flatMap((type, t) =>
@@ -19,6 +19,37 @@ describe('stratified sample', () => {
 			const n = items.filter((i) => i.type === type && chosen.has(i.id)).length;
 			expect(n).toBe(9); // round(0.45 × 20)
 		}
+	});
+
+	it('draws the share of the whole: 45 % of 21 items (3 per type) is 9, not 7', () => {
+		const small = QA_TYPES.flatMap((type, t) =>
+			Array.from({ length: 3 }, (_, i) => ({ id: t * 10 + i + 1, type: type as QaType }))
+		);
+		const chosen = stratifiedSample(small, 0.45, 'demo');
+		expect(chosen.size).toBe(9);
+		// As close to the share as whole items allow in every type: 1 or 2 of 3.
+		for (const type of QA_TYPES) {
+			const n = small.filter((i) => i.type === type && chosen.has(i.id)).length;
+			expect([1, 2]).toContain(n);
+		}
+	});
+
+	it('apportions by largest remainder: the total is the share of the whole, each stratum its quota rounded', () => {
+		const random = seededRandom('apportion');
+		for (let trial = 0; trial < 2000; trial++) {
+			const strata = 1 + Math.floor(random() * 9);
+			const sizes = Array.from({ length: strata }, () => Math.floor(random() * 60));
+			const share = trial % 10 === 0 ? [0, 1, 0.5, 0.45][trial % 4] : random();
+			const counts = apportion(sizes, share);
+			const total = sizes.reduce((a, b) => a + b, 0);
+			expect(counts.reduce((a, b) => a + b, 0)).toBe(Math.round(share * total));
+			counts.forEach((c, i) => {
+				expect(c).toBeGreaterThanOrEqual(Math.floor(share * sizes[i] - 1e-9));
+				expect(c).toBeLessThanOrEqual(Math.min(sizes[i], Math.ceil(share * sizes[i] + 1e-9)));
+			});
+		}
+		expect(apportion([3, 3, 3, 3, 3, 3, 3], 0.45)).toEqual([2, 2, 1, 1, 1, 1, 1]);
+		expect(apportion([], 0.45)).toEqual([]);
 	});
 
 	it('is reproducible from the seed and independent of input order', () => {

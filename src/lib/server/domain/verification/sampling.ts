@@ -21,8 +21,35 @@ export function seededRandom(seed: string): () => number {
 }
 
 /**
- * Draws `share` of the items of each type (rounded to the nearest whole item) with a seeded
- * Fisher–Yates shuffle over items sorted by id, so the draw depends only on the seed and the set.
+ * How many of each stratum to draw so that the total is the share of the whole,
+ * `round(share × Σ sizes)`, split in proportion to the strata's sizes by the largest-remainder
+ * (Hamilton) method: each stratum gets the floor of its quota, and the items still owed go to the
+ * largest remainders (ties: the larger stratum, then by `random`, so no stratum is always the
+ * one rounded up; without it the earlier one). Every count is the floor or the ceiling of its
+ * quota. Rounding each stratum on its own drew 7 of 21 at 45 % instead of 9.
+ */
+export function apportion(sizes: number[], share: number, random?: () => number): number[] {
+	const total = sizes.reduce((a, b) => a + b, 0);
+	const target = Math.round(share * total);
+	const quotas = sizes.map((n) => share * n);
+	const counts = quotas.map((q) => Math.floor(q + 1e-9));
+	const order = sizes
+		.map((n, i) => ({ i, n, remainder: quotas[i] - counts[i], tie: random ? random() : i }))
+		.filter((s) => counts[s.i] < s.n)
+		.sort((a, b) => b.remainder - a.remainder || b.n - a.n || a.tie - b.tie);
+	let owed = target - counts.reduce((a, b) => a + b, 0);
+	for (const s of order) {
+		if (owed <= 0) break;
+		counts[s.i]++;
+		owed--;
+	}
+	return counts;
+}
+
+/**
+ * Draws `share` of the items, stratified by type (counts by `apportion`), with a seeded
+ * Fisher–Yates shuffle per type over items sorted by id, so the draw depends only on the seed
+ * and the set.
  */
 export function stratifiedSample(
 	items: { id: number; type: QaType }[],
@@ -33,16 +60,22 @@ export function stratifiedSample(
 	for (const item of [...items].sort((a, b) => a.id - b.id)) {
 		byType.set(item.type, [...(byType.get(item.type) ?? []), item.id]);
 	}
+	const types = [...byType.keys()].sort();
+	const counts = apportion(
+		types.map((t) => byType.get(t)!.length),
+		share,
+		seededRandom(`${seed}:apportion`)
+	);
 	const chosen = new Set<number>();
-	for (const type of [...byType.keys()].sort()) {
+	types.forEach((type, k) => {
 		const ids = byType.get(type)!;
 		const random = seededRandom(`${seed}:${type}`);
 		for (let i = ids.length - 1; i > 0; i--) {
 			const j = Math.floor(random() * (i + 1));
 			[ids[i], ids[j]] = [ids[j], ids[i]];
 		}
-		for (const id of ids.slice(0, Math.round(share * ids.length))) chosen.add(id);
-	}
+		for (const id of ids.slice(0, counts[k])) chosen.add(id);
+	});
 	return chosen;
 }
 
