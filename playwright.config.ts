@@ -10,7 +10,9 @@ export default defineConfig({
 	// Each spec file gets its own portal on its own copy of the template database
 	// (tests/e2e/fixtures.ts); the tests of one file run in order, in one worker.
 	globalSetup: './tests/e2e/support/global-setup.ts',
-	workers: Number(process.env.E2E_WORKERS ?? 2),
+	// Two portals at once on PostgreSQL; on embedded PGlite each portal is a whole database
+	// engine in its process, and two of them on a 2-core machine starve the browser.
+	workers: Number(process.env.E2E_WORKERS ?? (process.env.E2E_DATABASE_URL ? 2 : 1)),
 	fullyParallel: false,
 	retries: 0,
 	timeout: 30_000,
