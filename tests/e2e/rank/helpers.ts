@@ -12,6 +12,8 @@ export async function createOpenStudy(
 	const page = await context.newPage();
 	await loginAs(page, 'organiser');
 	await page.goto('/admin/studies');
+	// Ticking boxes before the page has hydrated can be undone by hydration: wait for it.
+	await page.waitForLoadState('networkidle');
 	await page.getByLabel('Name').fill(name);
 	await page
 		.getByLabel('Instructions for physicians (Markdown)')
