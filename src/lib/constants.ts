@@ -20,6 +20,20 @@ export type Role = (typeof ROLES)[number];
 
 export const IMPORT_KINDS = ['qa', 'passages', 'responses'] as const;
 
+/** Why an import is rejected (an error without a kind is a bad value, or the file itself). */
+export const IMPORT_PROBLEM_KINDS = [
+	'file',
+	'invalid',
+	'duplicate_key',
+	'conflicting_duplicate',
+	'unmatched'
+] as const;
+export type ImportProblemKind = (typeof IMPORT_PROBLEM_KINDS)[number];
+
+/** What an accepted import warns about. */
+export const IMPORT_WARNING_KINDS = ['duplicate_record', 'missing_passage'] as const;
+export type ImportWarningKind = (typeof IMPORT_WARNING_KINDS)[number];
+
 /** Where an item stands in verification. */
 export const ITEM_STATUSES = [
 	'unreviewed',
@@ -144,4 +158,17 @@ export const DISPUTE_STATUS_LABELS: Record<DisputeStatus, string> = {
 	under_review: 'Under review',
 	upheld: 'Upheld',
 	rejected: 'Rejected'
+};
+
+export const IMPORT_PROBLEM_LABELS: Record<ImportProblemKind, string> = {
+	file: 'The file',
+	invalid: 'Missing or invalid values',
+	duplicate_key: 'A key written twice in one JSON object',
+	conflicting_duplicate: 'The same record twice with different content',
+	unmatched: 'Outputs that match no QA item'
+};
+
+export const IMPORT_WARNING_LABELS: Record<ImportWarningKind, string> = {
+	duplicate_record: 'The same record twice (imported once)',
+	missing_passage: 'QA pairs whose source passage is not imported'
 };

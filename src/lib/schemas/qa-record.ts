@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { QA_TYPES, type QaType } from '../constants';
+import {
+	QA_TYPES,
+	type ImportProblemKind,
+	type ImportWarningKind,
+	type QaType
+} from '../constants';
 import { TEXT_LIMITS, unstorableStrings } from './text';
 
 const text = z
@@ -167,7 +172,31 @@ export interface RecordError {
 	index: number;
 	field: string;
 	reason: string;
+	/** What sort of problem it is; absent means a bad value (or, at index -1, the file). */
+	kind?: ImportProblemKind;
 }
+
+/** The kind an import problem is grouped under on the page. */
+export function problemKind(e: Pick<RecordError, 'index' | 'kind'>): ImportProblemKind {
+	return e.kind ?? (e.index < 0 ? 'file' : 'invalid');
+}
+
+/**
+ * Something an accepted import wants the organiser to know, stored with the import record: how
+ * many records it concerns and the first of them.
+ */
+export interface ImportWarning {
+	kind: ImportWarningKind;
+	/** One sentence, e.g. the number of QA pairs and the first paragraph ids without a passage. */
+	message: string;
+	/** How many records it concerns. */
+	count: number;
+	/** The first of those records (at most WARNING_RECORDS_KEPT), each with its reason. */
+	records: RecordError[];
+}
+
+/** How many records a warning keeps by name (the count covers them all). */
+export const WARNING_RECORDS_KEPT = 50;
 
 /** File names of the ClinIQLink files, mapped to the type their records lack when untyped. */
 const FILE_TYPES: Record<string, QaType> = {

@@ -15,6 +15,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { importKind, itemStatus, provenance, qaType, verdict } from './enums';
 import { user } from './user';
+import type { ImportWarning } from '../../../schemas/qa-record';
 
 /** A collection of QA items reviewed under one set of verification settings. */
 export const dataset = pgTable('dataset', {
@@ -48,6 +49,8 @@ export const importRecord = pgTable('import', {
 	unchanged: integer().notNull().default(0),
 	updated: integer().notNull().default(0),
 	rejected: integer().notNull().default(0),
+	/** What the import was accepted with: duplicates imported once, QA pairs without a passage. */
+	warnings: jsonb().$type<ImportWarning[]>().notNull().default([]),
 	createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
 });
 export type ImportRecord = typeof importRecord.$inferSelect;

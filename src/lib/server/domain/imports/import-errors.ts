@@ -1,7 +1,13 @@
-import type { RecordError } from '../../../schemas/qa-record';
+import type { ImportWarningKind } from '../../../constants';
+import {
+	WARNING_RECORDS_KEPT,
+	type ImportWarning,
+	type RecordError
+} from '../../../schemas/qa-record';
 import { DomainError } from '../../errors';
+import { findDuplicateKeys, formatJsonPath, type JsonPath } from './json-keys';
 
-export type { RecordError };
+export type { ImportWarning, RecordError };
 
 /** An import refused as a whole (nothing was written): the error lists every bad record. */
 export function importRejected(errors: RecordError[], total: number): DomainError {
@@ -27,6 +33,57 @@ export interface ImportCounts {
 	unchanged: number;
 	updated: number;
 	total: number;
+	/** What the import was accepted with (also stored with the import record). */
+	warnings: ImportWarning[];
+}
+
+/** How many records the warnings concern, all kinds together. */
+export function warningCount(warnings: readonly ImportWarning[]): number {
+	return warnings.reduce((n, w) => n + w.count, 0);
+}
+
+/** One warning of `kind` about `records`, keeping the first of them by name. */
+export function importWarning(
+	kind: ImportWarningKind,
+	message: string,
+	records: RecordError[]
+): ImportWarning {
+	return { kind, message, count: records.length, records: records.slice(0, WARNING_RECORDS_KEPT) };
+}
+
+/** The warning about records repeated with identical content (each imported once), if any. */
+export function duplicateRecordWarning(records: RecordError[], noun: string): ImportWarning[] {
+	if (!records.length) return [];
+	const n = records.length;
+	return [
+		importWarning(
+			'duplicate_record',
+			`${n} ${noun}${n === 1 ? ' repeats' : 's repeat'} an earlier one with identical content; each was imported once.`,
+			records
+		)
+	];
+}
+
+/**
+ * Every key written twice in one object of a JSON text, as a rejection of the record it is in.
+ * `locate` maps the key's path in the file to the record (-1: the file) and the path inside it.
+ */
+export function duplicateKeyErrors(
+	text: string,
+	file: string | undefined,
+	locate: (path: JsonPath) => { index: number; path: JsonPath }
+): RecordError[] {
+	return findDuplicateKeys(text).map(({ path }) => {
+		const at = locate(path);
+		return {
+			...(file === undefined ? {} : { file }),
+			index: at.index,
+			field: formatJsonPath(at.path) || '(record)',
+			reason:
+				'is written twice in one object; JSON keeps only the last value, so the record is ambiguous',
+			kind: 'duplicate_key' as const
+		};
+	});
 }
 
 /** Parses JSON text, turning a syntax error into a rejection at record -1 with a clear reason. */

@@ -6,7 +6,14 @@ import { importRecord, passage } from '../../db/schema';
 import { eq } from 'drizzle-orm';
 import { recordAudit } from '../audit/audit';
 import { parseCsv } from '../../csv';
-import { importRejected, parseJsonFile, type ImportCounts } from './import-errors';
+import {
+	duplicateKeyErrors,
+	duplicateRecordWarning,
+	importRejected,
+	parseJsonFile,
+	warningCount,
+	type ImportCounts
+} from './import-errors';
 import { TEXT_LIMITS, unstorableStrings } from '../../../schemas/text';
 import { chunk } from '../../db/chunk';
 import type { ImportActor, ImportFile } from './qa-import';
@@ -40,8 +47,11 @@ const passageSchema = z.object({
 });
 type PassageInput = z.infer<typeof passageSchema>;
 
-/** Reads passages from JSON (an array of objects, or an object paragraph id → text) or CSV. */
-function rawPassages(file: ImportFile): unknown[] {
+/**
+ * Reads passages from JSON (an array of objects, or an object paragraph id → text) or CSV; a key
+ * written twice in one JSON object (or a column named twice in the CSV header) is an error.
+ */
+function rawPassages(file: ImportFile): { raw: unknown[]; errors: RecordError[] } {
 	if (/\.csv$/i.test(file.fileName)) {
 		const rows = parseCsv(file.text);
 		const [header, ...body] = rows;
@@ -57,16 +67,39 @@ function rawPassages(file: ImportFile): unknown[] {
 				0
 			);
 		}
-		return body
+		const names = header.map((h) => h.trim());
+		const errors: RecordError[] = names
+			.filter((h, i) => names.indexOf(h) !== i)
+			.map((h) => ({
+				index: -1,
+				field: h,
+				reason: 'names two columns of the header; only one of them could be read',
+				kind: 'duplicate_key' as const
+			}));
+		const raw = body
 			.filter((r) => r.some((c) => c.trim() !== ''))
-			.map((r) => Object.fromEntries(header.map((h, i) => [h.trim(), r[i] ?? ''])));
+			.map((r) => Object.fromEntries(names.map((h, i) => [h, r[i] ?? ''])));
+		return { raw, errors };
 	}
 	const data = parseJsonFile(file.text, file.fileName);
-	if (Array.isArray(data)) return data;
+	if (Array.isArray(data)) {
+		const errors = duplicateKeyErrors(file.text, undefined, (path) => ({
+			index: path[0] as number,
+			path: path.slice(1)
+		}));
+		return { raw: data, errors };
+	}
 	if (data && typeof data === 'object') {
-		return Object.entries(data).map(([paragraph_id, text]) =>
+		// In the id → text form each key is a record: a repeated one is a duplicate paragraph id.
+		const ids = Object.keys(data);
+		const errors = duplicateKeyErrors(file.text, undefined, (path) => ({
+			index: ids.indexOf(path[0] as string),
+			path: path.length === 1 ? ['paragraph_id'] : path.slice(1)
+		}));
+		const raw = Object.entries(data).map(([paragraph_id, text]) =>
 			typeof text === 'string' ? { paragraph_id, text } : { paragraph_id, ...(text as object) }
 		);
+		return { raw, errors };
 	}
 	throw importRejected(
 		[{ index: -1, field: '(file)', reason: 'must be a JSON array, a JSON object or a CSV file' }],
@@ -80,8 +113,8 @@ export async function importPassages(
 	file: ImportFile,
 	options: { actor: ImportActor }
 ): Promise<ImportCounts> {
-	const raw = rawPassages(file);
-	const errors: RecordError[] = [];
+	const { raw, errors } = rawPassages(file);
+	const repeats: RecordError[] = [];
 	const byId = new Map<string, PassageInput & { hash: string; index: number }>();
 	raw.forEach((value, index) => {
 		const broken = unstorableStrings(value);
@@ -98,18 +131,28 @@ export async function importPassages(
 		}
 		const hash = contentHash(parsed.data);
 		const seen = byId.get(parsed.data.paragraph_id);
-		if (seen && seen.hash !== hash) {
-			errors.push({
-				index,
-				field: 'paragraph_id',
-				reason: `repeats record ${seen.index + 1} with different text`
-			});
+		if (seen) {
+			if (seen.hash !== hash) {
+				errors.push({
+					index,
+					field: 'paragraph_id',
+					reason: `repeats the paragraph id of record ${seen.index + 1} with different text`,
+					kind: 'conflicting_duplicate'
+				});
+			} else {
+				repeats.push({
+					index,
+					field: 'paragraph_id',
+					reason: `repeats record ${seen.index + 1} exactly; imported once`
+				});
+			}
 			return;
 		}
 		byId.set(parsed.data.paragraph_id, { ...parsed.data, hash, index });
 	});
 	if (raw.length === 0) errors.push({ index: -1, field: '(file)', reason: 'contains no passages' });
 	if (errors.length) throw importRejected(errors, raw.length);
+	const warnings = duplicateRecordWarning(repeats, 'passage');
 
 	const rows = [...byId.values()];
 	return db.transaction(async (tx) => {
@@ -119,7 +162,8 @@ export async function importPassages(
 				kind: 'passages',
 				fileName: file.fileName,
 				createdBy: options.actor.userId,
-				actor: options.actor.label
+				actor: options.actor.label,
+				warnings
 			})
 			.returning();
 		const existing = new Map<string, string>();
@@ -171,8 +215,8 @@ export async function importPassages(
 			action: 'import.passages',
 			objectType: 'import',
 			objectId: imp.id,
-			after: { fileName: file.fileName, ...counts }
+			after: { fileName: file.fileName, ...counts, warnings: warningCount(warnings) }
 		});
-		return { importId: imp.id, total: rows.length, ...counts };
+		return { importId: imp.id, total: rows.length, ...counts, warnings };
 	});
 }

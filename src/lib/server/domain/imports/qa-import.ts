@@ -6,10 +6,19 @@ import {
 	type RecordError
 } from '../../../schemas/qa-record';
 import type { Db } from '../../db/client';
-import { importRecord, qaItem, qaItemVersion } from '../../db/schema';
+import { importRecord, passage, qaItem, qaItemVersion } from '../../db/schema';
 import { recordAudit } from '../audit/audit';
 import { ensureDataset } from '../items/datasets';
-import { importRejected, parseJsonFile, type ImportCounts } from './import-errors';
+import {
+	duplicateKeyErrors,
+	duplicateRecordWarning,
+	importRejected,
+	importWarning,
+	parseJsonFile,
+	warningCount,
+	type ImportCounts,
+	type ImportWarning
+} from './import-errors';
 import { chunk } from '../../db/chunk';
 import { contentHash, itemKey, typedFields } from '../items/fields';
 
@@ -38,8 +47,11 @@ interface Prepared {
 	index: number;
 }
 
-/** The records of a ClinIQLink QA file: a JSON array, with one level of nested arrays flattened. */
-export function recordsOfFile(file: ImportFile): unknown[] {
+/**
+ * The records of a ClinIQLink QA file: a JSON array, with one level of nested arrays flattened;
+ * and every key written twice in one of them, as errors of that record.
+ */
+export function recordsOfFile(file: ImportFile): { records: unknown[]; errors: RecordError[] } {
 	const data = parseJsonFile(file.text, file.fileName);
 	if (!Array.isArray(data)) {
 		throw importRejected(
@@ -54,18 +66,40 @@ export function recordsOfFile(file: ImportFile): unknown[] {
 			0
 		);
 	}
-	return data.flatMap((entry) => (Array.isArray(entry) ? entry : [entry]));
+	// Where each top-level entry starts among the flattened records.
+	const start: number[] = [];
+	let n = 0;
+	for (const entry of data) {
+		start.push(n);
+		n += Array.isArray(entry) ? entry.length : 1;
+	}
+	const errors = duplicateKeyErrors(file.text, file.fileName, (path) => {
+		const top = path[0] as number;
+		return Array.isArray(data[top])
+			? { index: start[top] + (path[1] as number), path: path.slice(2) }
+			: { index: start[top], path: path.slice(1) };
+	});
+	return { records: data.flatMap((entry) => (Array.isArray(entry) ? entry : [entry])), errors };
 }
 
-/** Validates every record of every file; returns the prepared records or throws importRejected(…). */
-export function prepareQaRecords(files: ImportFile[]): Prepared[] {
+/**
+ * Validates every record of every file: the records to import and the warnings they come with,
+ * or importRejected(…). A record repeated with identical content is imported once (a warning
+ * names it); repeated with different content it is ambiguous and rejects the import.
+ */
+export function prepareQaRecords(files: ImportFile[]): {
+	records: Prepared[];
+	warnings: ImportWarning[];
+} {
 	const errors: RecordError[] = [];
+	const repeats: RecordError[] = [];
 	const prepared: Prepared[] = [];
 	const byKey = new Map<string, Prepared>();
 	let total = 0;
 	for (const file of files) {
 		const fallback = typeFromFileName(file.fileName);
-		const records = recordsOfFile(file);
+		const { records, errors: keyErrors } = recordsOfFile(file);
+		errors.push(...keyErrors);
 		total += records.length;
 		records.forEach((value, index) => {
 			const result = validateQaRecord(value, index, fallback);
@@ -78,12 +112,21 @@ export function prepareQaRecords(files: ImportFile[]): Prepared[] {
 			const p = { key, hash: contentHash(record), record, file: file.fileName, index };
 			const seen = byKey.get(key);
 			if (seen) {
+				const earlier = `record ${seen.index + 1}${seen.file !== file.fileName ? ` in ${seen.file}` : ''}`;
 				if (seen.hash !== p.hash) {
 					errors.push({
 						file: file.fileName,
 						index,
 						field: 'question',
-						reason: `repeats the question of record ${seen.index + 1}${seen.file !== file.fileName ? ` in ${seen.file}` : ''} with different content`
+						reason: `repeats the question of ${earlier} with different content`,
+						kind: 'conflicting_duplicate'
+					});
+				} else {
+					repeats.push({
+						file: file.fileName,
+						index,
+						field: 'question',
+						reason: `repeats ${earlier} exactly; imported once`
 					});
 				}
 				return;
@@ -96,8 +139,46 @@ export function prepareQaRecords(files: ImportFile[]): Prepared[] {
 		errors.push({ index: -1, field: '(file)', reason: 'contains no records' });
 	}
 	if (errors.length) throw importRejected(errors, total);
-	return prepared;
+	return { records: prepared, warnings: duplicateRecordWarning(repeats, 'record') };
 }
+
+/** The warning about QA pairs whose source passage has not been imported, if any. */
+async function missingPassageWarning(db: Db, prepared: Prepared[]): Promise<ImportWarning[]> {
+	const ids = [...new Set(prepared.map((p) => p.record.source.paragraph_id))];
+	const known = new Set<string>();
+	for (const part of chunk(ids, 1000)) {
+		const rows = await db
+			.select({ id: passage.paragraphId })
+			.from(passage)
+			.where(inArray(passage.paragraphId, part));
+		for (const r of rows) known.add(r.id);
+	}
+	const missing = prepared.filter((p) => !known.has(p.record.source.paragraph_id));
+	if (!missing.length) return [];
+	const missingIds = [...new Set(missing.map((p) => p.record.source.paragraph_id))];
+	const shown = missingIds.slice(0, MISSING_IDS_NAMED).join(', ');
+	const more =
+		missingIds.length > MISSING_IDS_NAMED
+			? ` and ${missingIds.length - MISSING_IDS_NAMED} more`
+			: '';
+	const pairs = missing.length === 1 ? '1 QA pair cites' : `${missing.length} QA pairs cite`;
+	const cited = missingIds.length === 1 ? 'a paragraph id' : `${missingIds.length} paragraph ids`;
+	return [
+		importWarning(
+			'missing_passage',
+			`${pairs} ${cited} with no imported passage: ${shown}${more}. They are imported; reviewers cannot see their source until the passages are.`,
+			missing.map((p) => ({
+				file: p.file,
+				index: p.index,
+				field: 'source.paragraph_id',
+				reason: `cites "${p.record.source.paragraph_id}", which has no imported passage`
+			}))
+		)
+	];
+}
+
+/** How many missing paragraph ids the warning's sentence names. */
+const MISSING_IDS_NAMED = 10;
 
 /**
  * Imports QA records all-or-nothing: every record is validated first, then created, left
@@ -108,7 +189,8 @@ export async function importQaFiles(
 	files: ImportFile[],
 	options: QaImportOptions
 ): Promise<ImportCounts> {
-	const prepared = prepareQaRecords(files);
+	const { records: prepared, warnings: repeats } = prepareQaRecords(files);
+	const warnings = [...repeats, ...(await missingPassageWarning(db, prepared))];
 	const fileName = files.map((f) => f.fileName).join(', ');
 	return db.transaction(async (tx) => {
 		const ds = await ensureDataset(tx, options.dataset);
@@ -119,7 +201,8 @@ export async function importQaFiles(
 				datasetId: ds.id,
 				fileName,
 				createdBy: options.actor.userId,
-				actor: options.actor.label
+				actor: options.actor.label,
+				warnings
 			})
 			.returning();
 
@@ -230,8 +313,8 @@ export async function importQaFiles(
 			action: 'import.qa',
 			objectType: 'import',
 			objectId: imp.id,
-			after: { fileName, dataset: ds.name, ...counts }
+			after: { fileName, dataset: ds.name, ...counts, warnings: warningCount(warnings) }
 		});
-		return { importId: imp.id, total, ...counts };
+		return { importId: imp.id, total, ...counts, warnings };
 	});
 }

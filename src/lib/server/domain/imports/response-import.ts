@@ -5,7 +5,14 @@ import type { Db } from '../../db/client';
 import { importRecord, model, qaItem, response } from '../../db/schema';
 import { recordAudit } from '../audit/audit';
 import { ensureDataset } from '../items/datasets';
-import { importRejected, parseJsonFile, type ImportCounts } from './import-errors';
+import {
+	duplicateKeyErrors,
+	duplicateRecordWarning,
+	importRejected,
+	parseJsonFile,
+	warningCount,
+	type ImportCounts
+} from './import-errors';
 import { TEXT_LIMITS, unstorableStrings } from '../../../schemas/text';
 import { chunk } from '../../db/chunk';
 import { contentHash, itemKey } from '../items/fields';
@@ -52,6 +59,14 @@ interface Pending {
 function fromSubmission(file: ImportFile, defaultModel: string | undefined, errors: RecordError[]) {
 	const pending: Pending[] = [];
 	const parsed = submissionFile.safeParse(parseJsonFile(file.text, file.fileName));
+	// inputs[i] and responses[i] are record i; a key repeated at the top belongs to the file.
+	errors.push(
+		...duplicateKeyErrors(file.text, file.fileName, (path) =>
+			typeof path[1] === 'number'
+				? { index: path[1], path: [path[0], ...path.slice(2)] }
+				: { index: -1, path }
+		)
+	);
 	if (!parsed.success) {
 		for (const issue of parsed.error.issues.slice(0, 20)) {
 			errors.push({
@@ -121,6 +136,7 @@ function fromJsonl(file: ImportFile, defaultModel: string | undefined, errors: R
 			});
 			return;
 		}
+		errors.push(...duplicateKeyErrors(line, file.fileName, (path) => ({ index, path })));
 		const parsed = jsonlLine.safeParse(value);
 		if (!parsed.success) {
 			for (const issue of parsed.error.issues) {
@@ -218,6 +234,7 @@ export async function importResponses(
 			for (const r of rows) byId.set(r.id, { id: r.id, versionId: r.versionId! });
 		}
 		const matched: { p: Pending; item: { id: number; versionId: number } }[] = [];
+		const repeats: RecordError[] = [];
 		const seen = new Map<string, Pending>();
 		for (const p of pending) {
 			const item = p.key ? byKey.get(p.key) : byId.get(p.itemId!);
@@ -228,18 +245,24 @@ export async function importResponses(
 					field: 'item',
 					reason: p.key
 						? `matches no QA item in dataset "${ds.name}" (key ${p.key}); import the QA pairs first`
-						: `item id ${p.itemId} does not exist in dataset "${ds.name}"`
+						: `item id ${p.itemId} does not exist in dataset "${ds.name}"`,
+					kind: 'unmatched'
 				});
 				continue;
 			}
 			const pairKey = `${item.id}\u0000${p.model}`;
 			const dup = seen.get(pairKey);
 			if (dup) {
-				errors.push({
+				// The same output twice is harmless (imported once); two different ones are ambiguous.
+				const same = contentHash(dup.raw) === contentHash(p.raw);
+				(same ? repeats : errors).push({
 					file: p.file,
 					index: p.index,
 					field: 'item',
-					reason: `repeats the response of ${dup.file} record ${dup.index + 1} for model ${p.model}`
+					reason: same
+						? `repeats the response of ${dup.file} record ${dup.index + 1} for model ${p.model} exactly; imported once`
+						: `gives model ${p.model} a different response for the item of ${dup.file} record ${dup.index + 1}`,
+					...(same ? {} : { kind: 'conflicting_duplicate' as const })
 				});
 				continue;
 			}
@@ -247,6 +270,7 @@ export async function importResponses(
 			matched.push({ p, item });
 		}
 		if (errors.length) throw importRejected(errors, pending.length);
+		const warnings = duplicateRecordWarning(repeats, 'response');
 
 		const models = [...new Set(matched.map((m) => m.p.model))];
 		await tx
@@ -264,7 +288,8 @@ export async function importResponses(
 				fileName: files.map((f) => f.fileName).join(', '),
 				createdBy: options.actor.userId,
 				actor: options.actor.label,
-				modelName: models.join(', ')
+				modelName: models.join(', '),
+				warnings
 			})
 			.returning();
 
@@ -325,9 +350,9 @@ export async function importResponses(
 			action: 'import.responses',
 			objectType: 'import',
 			objectId: imp.id,
-			after: { models, ...counts }
+			after: { models, ...counts, warnings: warningCount(warnings) }
 		});
-		return { importId: imp.id, total: matched.length, models, ...counts };
+		return { importId: imp.id, total: matched.length, models, ...counts, warnings };
 	});
 }
 
