@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, inject } from 'vitest';
+import { count, getTableName, is } from 'drizzle-orm';
+import { PgTable } from 'drizzle-orm/pg-core';
 import { openDatabase, type DatabaseHandle } from './client';
 import { createScratchDatabase } from './scratch';
 
@@ -80,4 +82,19 @@ export function describeEachDb(
 		});
 		body(h, kind);
 	});
+}
+
+/**
+ * The number of rows of every table in the schema, by table name: a test compares two of these
+ * to prove a refused write changed nothing, or an accepted one added exactly what it should.
+ */
+export async function countAllRows(db: DatabaseHandle['db']): Promise<Record<string, number>> {
+	const schema = await import('./schema');
+	const tables = Object.values(schema).filter((t): t is PgTable => is(t, PgTable));
+	const counts: Record<string, number> = {};
+	for (const table of tables) {
+		const [row] = await db.select({ n: count() }).from(table);
+		counts[getTableName(table)] = row.n;
+	}
+	return counts;
 }
