@@ -54,6 +54,39 @@ describe('cliniq CLI on an embedded database', () => {
 		expect(c.out.at(-1)).toMatch(/^total\s+2$/);
 	});
 
+	it('prints the warnings of an accepted import and groups the problems of a rejected one', async () => {
+		const repeated = validRecord('short_answer', 5);
+		const qa = join(dir, 'qa.json');
+		writeFileSync(qa, JSON.stringify([repeated, validRecord('true_false', 6), repeated]));
+		let c = capture();
+		expect(await main(['import', 'qa', qa], c.io)).toBe(0);
+		expect(c.out).toEqual([
+			'Imported 2 QA records (import #1): 2 created, 0 updated, 0 unchanged.'
+		]);
+		expect(c.err).toEqual([
+			'Warning: The same record twice (imported once): 1 record repeats an earlier one with identical content; each was imported once.',
+			'  qa.json record 3 → question → repeats record 1 exactly; imported once',
+			'Warning: QA pairs whose source passage is not imported: 2 QA pairs cite 2 paragraph ids with no imported passage: test-p5-para01, test-p6-para01. They are imported; reviewers cannot see their source until the passages are.',
+			'  qa.json record 1 → source.paragraph_id → cites "test-p5-para01", which has no imported passage',
+			'  qa.json record 2 → source.paragraph_id → cites "test-p6-para01", which has no imported passage'
+		]);
+
+		const dup = join(dir, 'dup.json');
+		writeFileSync(
+			dup,
+			`[{"question": "a?", "question": "b?", "answer": "x", "type": "short_answer"}]`
+		);
+		c = capture();
+		expect(await main(['import', 'qa', dup], c.io)).toBe(2);
+		expect(c.err).toEqual([
+			'Import rejected: 2 problems in 1 record of 1; nothing was imported.',
+			'Missing or invalid values (1):',
+			'  dup.json record 1 → source → is missing',
+			'A key written twice in one JSON object (1):',
+			'  dup.json record 1 → question → is written twice in one object; JSON keeps only the last value, so the record is ambiguous'
+		]);
+	});
+
 	it('creates a user and prints a generated password once', async () => {
 		const c = capture();
 		expect(

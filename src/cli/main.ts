@@ -1,4 +1,9 @@
-import { QA_TYPES } from '../lib/constants';
+import {
+	IMPORT_PROBLEM_KINDS,
+	IMPORT_PROBLEM_LABELS,
+	IMPORT_WARNING_LABELS,
+	QA_TYPES
+} from '../lib/constants';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { userInfo } from 'node:os';
@@ -12,7 +17,8 @@ import { importPassages } from '$lib/server/domain/imports/passage-import';
 import { importQaFiles, type ImportFile } from '$lib/server/domain/imports/qa-import';
 import { importResponses } from '$lib/server/domain/imports/response-import';
 import { createUser } from '$lib/server/domain/people/users';
-import { recordLabel } from '$lib/schemas/qa-record';
+import { problemKind, recordLabel } from '$lib/schemas/qa-record';
+import type { ImportCounts } from '$lib/server/domain/imports/import-errors';
 import { DomainError } from '$lib/server/errors';
 import { randomId } from '$lib/server/ids';
 import { defaultIo, type Io } from './io';
@@ -80,14 +86,22 @@ async function withDb<T>(fn: (h: DatabaseHandle) => Promise<T>): Promise<T> {
 	}
 }
 
-function counts(
-	io: Io,
-	what: string,
-	c: { created: number; updated: number; unchanged: number; total: number; importId: number }
-) {
+/** How many records of a warning or a rejection the CLI lists by name. */
+const RECORDS_PRINTED = 50;
+
+function counts(io: Io, what: string, c: ImportCounts) {
 	io.stdout(
 		`Imported ${c.total} ${what} (import #${c.importId}): ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged.`
 	);
+	// Warnings go to stderr, so a script reading stdout still gets the one summary line.
+	for (const w of c.warnings) {
+		io.stderr(`Warning: ${IMPORT_WARNING_LABELS[w.kind]}: ${w.message}`);
+		for (const r of w.records.slice(0, RECORDS_PRINTED)) {
+			io.stderr(`  ${recordLabel(r)} → ${r.field} → ${r.reason}`);
+		}
+		const unnamed = w.count - Math.min(w.records.length, RECORDS_PRINTED);
+		if (unnamed > 0) io.stderr(`  … and ${unnamed} more`);
+	}
 }
 
 async function importCommand(args: string[], io: Io) {
@@ -229,10 +243,16 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
 	} catch (e) {
 		if (e instanceof DomainError && e.records.length) {
 			io.stderr(e.message);
-			for (const err of e.records.slice(0, 50)) {
-				io.stderr(`  ${recordLabel(err)} → ${err.field} → ${err.reason}`);
+			for (const kind of IMPORT_PROBLEM_KINDS) {
+				const group = e.records.filter((r) => problemKind(r) === kind);
+				if (!group.length) continue;
+				io.stderr(`${IMPORT_PROBLEM_LABELS[kind]} (${group.length}):`);
+				for (const err of group.slice(0, RECORDS_PRINTED)) {
+					io.stderr(`  ${recordLabel(err)} → ${err.field} → ${err.reason}`);
+				}
+				if (group.length > RECORDS_PRINTED)
+					io.stderr(`  … and ${group.length - RECORDS_PRINTED} more`);
 			}
-			if (e.records.length > 50) io.stderr(`  … and ${e.records.length - 50} more`);
 			return 2;
 		}
 		if (e instanceof z.ZodError) {

@@ -90,7 +90,7 @@ export function describeEachDb(
  */
 export async function countAllRows(db: DatabaseHandle['db']): Promise<Record<string, number>> {
 	const schema = await import('./schema');
-	const tables = Object.values(schema).filter((t): t is PgTable => is(t, PgTable));
+	const tables = (Object.values(schema) as unknown[]).filter((t): t is PgTable => is(t, PgTable));
 	const counts: Record<string, number> = {};
 	for (const table of tables) {
 		const [row] = await db.select({ n: count() }).from(table);
