@@ -4,7 +4,8 @@
 // SvelteKit's `error(404, …)` themselves.
 import { fail } from '@sveltejs/kit';
 import type { z } from 'zod';
-import type { RecordError } from '$lib/schemas/qa-record';
+import type { ImportProblemKind } from '$lib/constants';
+import { problemKind, type RecordError } from '$lib/schemas/qa-record';
 
 /** What went wrong, as far as the caller needs to know; each code has one HTTP status. */
 export const DOMAIN_ERROR_STATUS = {
@@ -70,6 +71,8 @@ export interface FormFailure {
 	records: RecordError[];
 	/** … out of this many. */
 	recordCount: number;
+	/** How many of all the record problems are of each kind (the page groups them by kind). */
+	recordKinds: Partial<Record<ImportProblemKind, number>>;
 }
 
 /** How many per-record problems a page receives (the CLI prints them all). */
@@ -83,7 +86,12 @@ export function failureOf(e: DomainError): FormFailure {
 		errors: e.field ? { [e.field]: e.message } : {},
 		problems: [...e.problems],
 		records: e.records.slice(0, MAX_RECORDS_SHOWN),
-		recordCount: e.records.length
+		recordCount: e.records.length,
+		recordKinds: e.records.reduce<FormFailure['recordKinds']>((n, r) => {
+			const kind = problemKind(r);
+			n[kind] = (n[kind] ?? 0) + 1;
+			return n;
+		}, {})
 	};
 }
 

@@ -102,6 +102,8 @@ describe('domain errors', () => {
 		const failure = failWith(new DomainError('invalid', 'Import rejected.', { records }));
 		expect(failure.data.records).toHaveLength(200);
 		expect(failure.data.recordCount).toBe(250);
+		// Grouped by kind, the counts cover every problem, not only the 200 sent.
+		expect(failure.data.recordKinds).toEqual({ invalid: 250 });
 	});
 
 	it('come out of parseInput for invalid domain input, naming the field', () => {

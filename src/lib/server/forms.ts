@@ -112,7 +112,8 @@ export async function readForm<S extends z.ZodType, E extends object = object>(
 			errors,
 			problems: [],
 			records: [],
-			recordCount: 0
+			recordCount: 0,
+			recordKinds: {}
 		})
 	};
 }
