@@ -66,3 +66,63 @@ test('a bad record rejects the whole upload with its index, field and reason', a
 	await page.goto('/admin/items?q=e2e-bad');
 	await expect(page.getByText('0 items')).toBeVisible();
 });
+
+test('QA pairs whose passage is not imported are imported with a warning kept in the history', async ({
+	page
+}) => {
+	await loginAs(page, 'organiser');
+	await page.goto('/admin/imports');
+	const orphan = {
+		...records[1],
+		question: 'Hepatitis B vaccination is offered to healthcare workers (e2e-orphan).',
+		source: { isbn: '978-0-00-000000-0', page: 79, paragraph_id: 'e2e-no-such-passage' }
+	};
+	await page
+		.getByLabel('Files')
+		.first()
+		.setInputFiles({
+			name: 'orphan.json',
+			mimeType: 'application/json',
+			buffer: Buffer.from(JSON.stringify([orphan]))
+		});
+	await page.getByRole('button', { name: 'Import QA pairs' }).click();
+	await expect(page.getByRole('status')).toContainText('1 created, 0 updated, 0 unchanged');
+	const warning = page.getByRole('region', {
+		name: 'Warning: QA pairs whose source passage is not imported'
+	});
+	await expect(warning).toContainText(
+		'1 QA pair cites a paragraph id with no imported passage: e2e-no-such-passage.'
+	);
+	await expect(warning.getByRole('cell', { name: 'orphan.json record 1' })).toBeVisible();
+
+	// The history row of this import keeps the warning after a reload.
+	await page.goto('/admin/imports');
+	const row = page.getByRole('row').filter({ hasText: 'orphan.json' });
+	await expect(row.locator('details summary')).toHaveText('1');
+	await row.locator('details summary').click();
+	await expect(row).toContainText('cites a paragraph id with no imported passage');
+});
+
+test('a key written twice in one record rejects the upload, naming the record and the key', async ({
+	page
+}) => {
+	await loginAs(page, 'organiser');
+	await page.goto('/admin/imports');
+	const json = JSON.stringify([{ ...records[1], question: 'A repeated key (e2e-twice).' }]).replace(
+		'"answer":"True"',
+		'"answer":"True","answer":"False"'
+	);
+	await page
+		.getByLabel('Files')
+		.first()
+		.setInputFiles({ name: 'twice.json', mimeType: 'application/json', buffer: Buffer.from(json) });
+	await page.getByRole('button', { name: 'Import QA pairs' }).click();
+	const alert = page.getByRole('alert');
+	await expect(alert).toContainText('Import rejected: 1 problem in 1 record of 1');
+	await expect(alert).toContainText('A key written twice in one JSON object (1)');
+	await expect(alert.getByRole('cell', { name: 'twice.json record 1' })).toBeVisible();
+	await expect(alert.getByRole('cell', { name: 'answer', exact: true })).toBeVisible();
+	await expect(alert).toContainText('JSON keeps only the last value');
+	await page.goto('/admin/items?q=e2e-twice');
+	await expect(page.getByText('0 items')).toBeVisible();
+});
