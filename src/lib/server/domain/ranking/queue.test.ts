@@ -1,11 +1,17 @@
 import { asc, eq } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
-import { assignment, assignmentCandidate, candidate, studyQuestion } from '../../db/schema';
+import {
+	assignment,
+	assignmentCandidate,
+	candidate,
+	studyPhysician,
+	studyQuestion
+} from '../../db/schema';
 import { describeEachDb } from '../../db/testing';
 import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
 import { claimNext, getAssignmentView, listOpenStudiesFor } from './queue';
 import { changeStudyState, createStudy } from './studies';
-import { seededShuffle } from './shuffle';
+import { questionOrder, seededShuffle } from './shuffle';
 
 const MODELS = ['alpha-7b', 'beta-13b', 'gamma-3b', 'delta-1b', 'eps-2b', 'zeta-4b', 'eta-5b'];
 
@@ -16,12 +22,7 @@ describeEachDb('ranking queue', (h) => {
 	});
 
 	/** Opens a study of `count` questions after creating its `physicians` (k of them by default). */
-	async function openStudy(
-		count: number,
-		k: number,
-		models = MODELS.slice(0, 3),
-		physicians = k
-	) {
+	async function openStudy(count: number, k: number, models = MODELS.slice(0, 3), physicians = k) {
 		const doctors = await insertUsers(h.db, physicians, ['physician']);
 		const { modelIds } = await seedRankingContent(h.db, { count, models });
 		const study = await createStudy(
@@ -165,5 +166,75 @@ describeEachDb('ranking queue', (h) => {
 			expect(await getAssignmentView(h.db, r.publicId, organiser)).toBeNull();
 			await h.db.update(assignment).set({ state: 'submitted', leaseExpiresAt: null });
 		}
+	});
+
+	/** Claims until exhausted, submitting each; the study question ids in the order received. */
+	async function claimAll(studyId: number, physician: string) {
+		const got: number[] = [];
+		for (;;) {
+			const r = await claimNext(h.db, studyId, physician);
+			if (r.status !== 'assigned') return got;
+			const a = await assigned(r.publicId);
+			expect(a.presentationPosition).toBe(got.length + 1);
+			got.push(a.studyQuestionId);
+			await h.db
+				.update(assignment)
+				.set({ state: 'submitted', leaseExpiresAt: null })
+				.where(eq(assignment.id, a.id));
+		}
+	}
+
+	it('gives each physician their own seeded question order, stored and reproducible', async () => {
+		const { studyId, doctors } = await openStudy(8, 2);
+		const questionIds = (
+			await h.db.select({ id: studyQuestion.id }).from(studyQuestion).orderBy(studyQuestion.id)
+		).map((q) => q.id);
+		const orders: number[][] = [];
+		for (const d of doctors) {
+			const got = await claimAll(studyId, d);
+			const [{ orderSeed }] = await h.db
+				.select()
+				.from(studyPhysician)
+				.where(eq(studyPhysician.physicianId, d));
+			// Every question once, in exactly the order the stored seed gives.
+			expect(got).toEqual(questionOrder(questionIds, orderSeed));
+			expect([...got].sort((a, b) => a - b)).toEqual(questionIds);
+			orders.push(got);
+		}
+		expect(orders[0]).not.toEqual(orders[1]);
+		expect(orders[0]).not.toEqual(questionIds);
+		// The same seed gives the same order; another seed another one.
+		expect(questionOrder(questionIds, 'seed-1')).toEqual(questionOrder(questionIds, 'seed-1'));
+		expect(questionOrder(questionIds, 'seed-1')).not.toEqual(questionOrder(questionIds, 'seed-2'));
+	});
+
+	it('does not give every physician the same first question', async () => {
+		const { studyId, doctors } = await openStudy(6, 12);
+		const first = await claimEach(studyId, doctors);
+		const questions = await Promise.all(
+			first.map(async (r) => {
+				if (r.status !== 'assigned') throw new Error('expected an assignment');
+				const a = await assigned(r.publicId);
+				expect(a.presentationPosition).toBe(1);
+				return a.studyQuestionId;
+			})
+		);
+		expect(new Set(questions).size).toBeGreaterThan(1);
+		expect(await h.db.select().from(studyPhysician)).toHaveLength(12);
+	});
+
+	it('counts an expired lease as presented: the next question is the next position', async () => {
+		const {
+			studyId,
+			doctors: [a]
+		} = await openStudy(3, 1);
+		const t0 = new Date();
+		const first = await claimNext(h.db, studyId, a, t0);
+		if (first.status !== 'assigned') throw new Error('expected an assignment');
+		const later = new Date(t0.getTime() + 31 * 60_000);
+		const second = await claimNext(h.db, studyId, a, later);
+		if (second.status !== 'assigned') throw new Error('expected an assignment');
+		expect((await assigned(first.publicId)).state).toBe('expired');
+		expect((await assigned(second.publicId)).presentationPosition).toBe(2);
 	});
 });

@@ -155,7 +155,11 @@ const accountsExist = (n: number) =>
  * unless pending physician invitations cover the shortfall (then a warning naming them); k below
  * 2 is a warning, since agreement between physicians needs two rankings of a question.
  */
-export async function physicianCheck(db: Db | Tx, k: number, now = new Date()): Promise<StudyCheck> {
+export async function physicianCheck(
+	db: Db | Tx,
+	k: number,
+	now = new Date()
+): Promise<StudyCheck> {
 	const { active, pending } = await physicianSupply(db, now);
 	const check: StudyCheck = { refusals: [], warnings: [] };
 	const asks = `This study asks for ${physicians(k)} per question`;
