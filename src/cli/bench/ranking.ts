@@ -32,6 +32,7 @@ export async function runRankingBench(io: { stdout(s: string): void; stderr(s: s
 		const models = Array.from({ length: MODELS }, (_, i) => `bench-model-${i + 1}`);
 		const { modelIds } = await seedRankingContent(db, { count: QUESTIONS, models });
 		const [organiser] = await insertUsers(db, 1, ['organiser']);
+		const physicians = await insertUsers(db, PHYSICIANS, ['physician']);
 		const study = await createStudy(
 			db,
 			{ name: 'bench', selection: { types: [] }, modelIds, ratersPerQuestion: 3 },
@@ -41,7 +42,6 @@ export async function runRankingBench(io: { stdout(s: string): void; stderr(s: s
 		io.stdout(
 			`  ranking: seeded ${QUESTIONS.toLocaleString('en')} questions × ${MODELS + 1} answers and opened the study in ${((performance.now() - t) / 1000).toFixed(1)} s`
 		);
-		const physicians = await insertUsers(db, PHYSICIANS, ['physician']);
 		const times: number[] = [];
 		let remaining = OPERATIONS;
 		async function candidatesOf(publicId: string) {

@@ -21,6 +21,8 @@ export async function createOpenStudy(
 	for (const model of DEMO_MODELS)
 		await page.getByRole('checkbox', { name: new RegExp(`^${model} [(]`) }).check();
 	for (const type of types) await page.getByRole('checkbox', { name: type, exact: true }).check();
+	// The e2e template has two physician accounts: a study can ask for two per question.
+	await page.getByLabel('Physicians per question (k)').fill('2');
 	await page.getByRole('button', { name: 'Check eligibility' }).click();
 	await expect(page.getByRole('status')).toContainText('eligible questions');
 	await page.getByRole('button', { name: 'Create study (draft)' }).click();

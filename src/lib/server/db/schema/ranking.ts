@@ -6,6 +6,7 @@ import {
 	integer,
 	jsonb,
 	pgTable,
+	primaryKey,
 	smallint,
 	text,
 	timestamp,
@@ -99,6 +100,26 @@ export const candidate = pgTable(
 );
 export type Candidate = typeof candidate.$inferSelect;
 
+/**
+ * A physician's own question order in a study: questions are presented by ascending
+ * md5(orderSeed || ':' || study question id) (see ranking/queue.ts `questionOrderKey`), so fatigue
+ * does not fall on the same questions for everyone. Created at the physician's first claim.
+ */
+export const studyPhysician = pgTable(
+	'study_physician',
+	{
+		studyId: integer()
+			.notNull()
+			.references(() => rankingStudy.id),
+		physicianId: text()
+			.notNull()
+			.references(() => user.id),
+		orderSeed: text().notNull(),
+		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+	},
+	(t) => [primaryKey({ columns: [t.studyId, t.physicianId] })]
+);
+
 /** One physician × one study question, with the shuffle seed and the displayed order. */
 export const assignment = pgTable(
 	'assignment',
@@ -113,6 +134,12 @@ export const assignment = pgTable(
 		/** Opaque id used in physician-facing URLs. */
 		publicId: text().notNull().unique(),
 		seed: text().notNull(),
+		/**
+		 * 1 for the first question presented to this physician in this study, 2 for the next, …
+		 * (expired leases count: the question was shown). Null for assignments made before
+		 * presentation positions were recorded.
+		 */
+		presentationPosition: integer(),
 		state: assignmentState().notNull().default('leased'),
 		leaseExpiresAt: timestamp({ withTimezone: true }),
 		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

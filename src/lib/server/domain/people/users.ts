@@ -8,7 +8,7 @@ import {
 	verifyPassword
 } from '../../auth/password';
 import { attemptSucceeded, claimAttempt, throttleKeys } from '../../auth/throttle';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { invitation, user, type User } from '../../db/schema';
 import { ROLES, type Role } from '../../../constants';
 import { randomId, sha256Hex } from '../../ids';
@@ -248,4 +248,30 @@ export async function acceptInvitation(db: Db, token: string, password: string, 
 		});
 		return created;
 	});
+}
+
+/**
+ * Who can rank: active (not disabled) accounts with the physician role, and the pending
+ * (unused, unexpired) physician invitations for addresses that have no account yet.
+ */
+export async function physicianSupply(db: Db | Tx, now = new Date()) {
+	const [{ active }] = await db
+		.select({ active: sql<number>`count(*)::int` })
+		.from(user)
+		.where(and(isNull(user.disabledAt), sql`'physician' = any(${user.roles})`));
+	const pending = await db
+		.select({ email: invitation.email, expiresAt: invitation.expiresAt })
+		.from(invitation)
+		.where(
+			and(
+				isNull(invitation.usedAt),
+				gt(invitation.expiresAt, now),
+				sql`'physician' = any(${invitation.roles})`,
+				sql`not exists (select 1 from ${user} u where u.email = ${invitation.email})`
+			)
+		)
+		.orderBy(invitation.email);
+	// Two invitations to one address can make one account only.
+	const emails = [...new Set(pending.map((p) => p.email))];
+	return { active, pending: emails };
 }

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
+import { assignment, studyPhysician } from '../../db/schema';
 import { describeEachDb } from '../../db/testing';
 import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
 import { parseCsv } from '../../csv';
@@ -53,16 +55,40 @@ describeEachDb('ranking export and progress', (h) => {
 		expect(csv[1][0]).toBe('Export, "quoted"');
 		expect(csv[1][EXPORT_COLUMNS.indexOf('comment')]).toBe('line one,\nline "two"');
 
+		// The presentation position and the physician's order seed travel with each row.
+		const [seeded] = await h.db
+			.select()
+			.from(studyPhysician)
+			.where(eq(studyPhysician.physicianId, doctor));
+		expect(rows.every((r) => r.presentation_position === 1)).toBe(true);
+		expect(rows.every((r) => r.order_seed === seeded.orderSeed)).toBe(true);
+		expect(csv[1][EXPORT_COLUMNS.indexOf('order_seed')]).toBe(seeded.orderSeed);
+		expect(csv[1][EXPORT_COLUMNS.indexOf('presentation_position')]).toBe('1');
+
+		// Each physician follows their own question order: find where each one went.
+		const questionOf = async (physician: string) =>
+			(await h.db.select().from(assignment).where(eq(assignment.physicianId, physician)))[0]
+				.studyQuestionId;
+		const [ranked, leased] = [await questionOf(doctor), await questionOf(idle)];
 		const progress = await studyProgress(h.db, study.id);
 		expect(progress).toMatchObject({ submitted: 1, target: 4 });
-		expect(progress.questions.map((q) => [q.submitted, q.leased, q.openSlots])).toEqual([
-			[1, 1, 0],
-			[0, 0, 2]
-		]);
+		const counts = (id: number) => {
+			const q = progress.questions.find((x) => x.questionId === id)!;
+			return [q.submitted, q.leased, q.openSlots];
+		};
+		expect(progress.questions).toHaveLength(2);
+		if (ranked === leased) expect(counts(ranked)).toEqual([1, 1, 0]);
+		else
+			expect([counts(ranked), counts(leased)]).toEqual([
+				[1, 0, 1],
+				[0, 1, 1]
+			]);
 		expect(progress.physicians).toEqual([
 			expect.objectContaining({ submitted: 1, leased: 0, medianSeconds: 9 }),
 			expect.objectContaining({ submitted: 0, leased: 1, medianSeconds: null })
 		]);
 		expect(progress.histogram.map((b) => b.value)).toEqual([1, 1, 0]);
+		const untouched = progress.questions.find((q) => q.submitted === 0 && q.leased === 0);
+		if (ranked === leased) expect(untouched?.openSlots).toBe(2);
 	});
 });

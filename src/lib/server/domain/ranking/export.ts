@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
 	assignment,
@@ -8,12 +8,17 @@ import {
 	ranking,
 	rankingEntry,
 	rankingStudy,
+	studyPhysician,
 	studyQuestion,
 	user
 } from '../../db/schema';
 import { toCsv } from '../../csv';
 
-/** Columns of the long table: one row per (ranking, candidate). */
+/**
+ * Columns of the long table: one row per (ranking, candidate). `presentation_position` is the
+ * question's place in the physician's sequence (1 = first shown); `order_seed` reproduces the
+ * physician's question order (`questionOrder` in shuffle.ts; empty before orders were seeded).
+ */
 export const EXPORT_COLUMNS = [
 	'study',
 	'study_id',
@@ -22,6 +27,8 @@ export const EXPORT_COLUMNS = [
 	'item_version_id',
 	'question_type',
 	'physician',
+	'presentation_position',
+	'order_seed',
 	'candidate_id',
 	'model',
 	'display_position',
@@ -51,6 +58,8 @@ export async function exportRankings(
 			type: qaItem.type,
 			pseudonym: user.pseudonym,
 			displayName: user.displayName,
+			presentationPosition: assignment.presentationPosition,
+			orderSeed: studyPhysician.orderSeed,
 			candidateId: candidate.id,
 			isReference: candidate.isReference,
 			model: model.name,
@@ -68,6 +77,13 @@ export async function exportRankings(
 		.innerJoin(rankingStudy, eq(rankingStudy.id, studyQuestion.studyId))
 		.innerJoin(qaItem, eq(qaItem.id, studyQuestion.itemId))
 		.innerJoin(user, eq(user.id, ranking.physicianId))
+		.leftJoin(
+			studyPhysician,
+			and(
+				eq(studyPhysician.studyId, studyQuestion.studyId),
+				eq(studyPhysician.physicianId, ranking.physicianId)
+			)
+		)
 		.innerJoin(candidate, eq(candidate.id, rankingEntry.candidateId))
 		.leftJoin(model, eq(model.id, candidate.modelId))
 		.where(eq(rankingStudy.id, studyId))
@@ -80,6 +96,8 @@ export async function exportRankings(
 		item_version_id: r.itemVersionId,
 		question_type: r.type,
 		physician: options.names ? r.displayName : r.pseudonym,
+		presentation_position: r.presentationPosition,
+		order_seed: r.orderSeed,
 		candidate_id: r.candidateId,
 		model: r.isReference ? 'reference' : r.model,
 		display_position: r.displayPosition,

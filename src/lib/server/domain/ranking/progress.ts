@@ -1,6 +1,81 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/client';
+import type { StudyState } from '../../../constants';
+
+/** The pace of a study is measured over at most this window … */
+export const PACE_WINDOW_HOURS = 24;
+/** … or over the latest this many rankings, when that many fall inside the window. */
+export const PACE_LATEST = 50;
+
+/** When the study should have all its rankings at the recent pace, or why there is no estimate. */
+export type FinishEstimate =
+	| {
+			at: Date;
+			remaining: number;
+			perHour: number;
+			/** What the pace was measured on, e.g. "the 12 rankings submitted in the last 24 hours". */
+			basis: string;
+	  }
+	| { at: null; reason: string };
+
+const HOUR = 3_600_000;
+
+/** "3 h 20 min", "45 min" */
+function duration(ms: number): string {
+	const minutes = Math.round(ms / 60_000);
+	const h = Math.floor(minutes / 60);
+	const m = minutes % 60;
+	return h ? `${h} h${m ? ` ${m} min` : ''}` : `${m} min`;
+}
+
+/**
+ * Estimated finish from the recent pace: remaining rankings divided by the rate over the latest
+ * PACE_LATEST rankings when they all fall in the last PACE_WINDOW_HOURS (a busy study), else over
+ * the rankings of that window (which starts no earlier than the study's opening). `recent` holds
+ * the submission times in the window, newest first (at least PACE_LATEST of them if there are).
+ */
+export function estimateFinish(input: {
+	state: StudyState;
+	openedAt: Date | null;
+	remaining: number;
+	now: Date;
+	inWindow: number;
+	recent: Date[];
+}): FinishEstimate {
+	const { state, openedAt, remaining, now, inWindow, recent } = input;
+	if (state === 'draft' || !openedAt)
+		return { at: null, reason: 'no estimate: the study has not opened' };
+	if (remaining <= 0) return { at: null, reason: 'no estimate needed: every ranking is in' };
+	if (state !== 'open') return { at: null, reason: `no estimate: the study is ${state}` };
+	const dayAgo = now.getTime() - PACE_WINDOW_HOURS * HOUR;
+	const sinceOpening = openedAt.getTime() > dayAgo;
+	const windowStart = Math.max(dayAgo, openedAt.getTime());
+	const window = sinceOpening
+		? `since the study opened ${duration(now.getTime() - windowStart)} ago`
+		: `in the last ${PACE_WINDOW_HOURS} hours`;
+	if (inWindow === 0) return { at: null, reason: `no estimate: no rankings ${window}` };
+	let count: number;
+	let from: number;
+	let basis: string;
+	if (inWindow >= PACE_LATEST && recent.length >= PACE_LATEST) {
+		count = PACE_LATEST;
+		from = recent[PACE_LATEST - 1].getTime();
+		basis = `the latest ${PACE_LATEST} rankings, submitted in the last ${duration(now.getTime() - from)}`;
+	} else {
+		count = inWindow;
+		from = windowStart;
+		basis = `the ${count === 1 ? 'ranking' : `${count} rankings`} submitted ${window}`;
+	}
+	// At least a minute, so a ranking submitted this very instant gives a finite rate.
+	const span = Math.max(now.getTime() - from, 60_000);
+	return {
+		at: new Date(now.getTime() + Math.round((remaining * span) / count)),
+		remaining,
+		perHour: (count * HOUR) / span,
+		basis
+	};
+}
 
 export interface QuestionProgress {
 	questionId: number;
@@ -17,8 +92,11 @@ export interface PhysicianProgress {
 	medianSeconds: number | null;
 }
 
-/** Per-question and per-physician progress of a study (pseudonyms, not names). */
-export async function studyProgress(db: Db, studyId: number) {
+/**
+ * Per-question and per-physician progress of a study (pseudonyms, not names), and its estimated
+ * finish at the recent pace.
+ */
+export async function studyProgress(db: Db, studyId: number, now = new Date()) {
 	const questions = rowsOf<QuestionProgress>(
 		await db.execute(sql`
 			select q.id as "questionId", q.item_id as "itemId", i.question,
@@ -43,10 +121,23 @@ export async function studyProgress(db: Db, studyId: number) {
 			group by u.pseudonym
 			order by submitted desc, u.pseudonym`)
 	);
-	const [k] = rowsOf<{ k: number }>(
+	const [k] = rowsOf<{ k: number; state: StudyState; openedAt: string | Date | null }>(
 		await db.execute(
-			sql`select raters_per_question::int as k from ranking_study where id = ${studyId}`
+			sql`select raters_per_question::int as k, state, opened_at as "openedAt" from ranking_study where id = ${studyId}`
 		)
+	);
+	const since = new Date(now.getTime() - PACE_WINDOW_HOURS * HOUR).toISOString();
+	// The latest submissions of the window and, in the same query, how many the window holds.
+	const recent = rowsOf<{ at: string | Date; inWindow: number }>(
+		await db.execute(sql`
+			select r.submitted_at as at, count(*) over ()::int as "inWindow"
+			from ranking r
+			join assignment a on a.id = r.assignment_id
+			join study_question q on q.id = a.study_question_id
+			where q.study_id = ${studyId} and r.submitted_at > ${since}
+				and r.submitted_at <= ${now.toISOString()}
+			order by r.submitted_at desc
+			limit ${PACE_LATEST}`)
 	);
 	const target = (k?.k ?? 0) * questions.length;
 	const submitted = questions.reduce((n, q) => n + q.submitted, 0);
@@ -55,5 +146,13 @@ export async function studyProgress(db: Db, studyId: number) {
 		label: `${n} of ${k?.k ?? 0} rankings`,
 		value: questions.filter((q) => q.submitted === n).length
 	}));
-	return { questions, physicians, submitted, target, histogram };
+	const estimate = estimateFinish({
+		state: k?.state ?? 'draft',
+		openedAt: k?.openedAt ? new Date(k.openedAt) : null,
+		remaining: target - submitted,
+		now,
+		inWindow: recent[0]?.inWindow ?? 0,
+		recent: recent.map((r) => new Date(r.at))
+	});
+	return { questions, physicians, submitted, target, histogram, estimate };
 }

@@ -21,6 +21,7 @@ describe.skipIf(!hasPostgres())('ranking queue under concurrency (PostgreSQL)', 
 	it('many physicians claiming and submitting at once: at most k per question, none twice', async () => {
 		const [organiser] = await insertUsers(h.db, 1, ['organiser']);
 		const { modelIds } = await seedRankingContent(h.db, { count: 12, models: ['m1', 'm2'] });
+		const doctors = await insertUsers(h.db, 24, ['physician']);
 		const k = 3;
 		const study = await createStudy(
 			h.db,
@@ -34,7 +35,6 @@ describe.skipIf(!hasPostgres())('ranking queue under concurrency (PostgreSQL)', 
 			organiser
 		);
 		await changeStudyState(h.db, study.id, 'open', organiser);
-		const doctors = await insertUsers(h.db, 24, ['physician']);
 
 		async function work(physician: string) {
 			for (let round = 0; round < 20; round++) {

@@ -1,11 +1,17 @@
 import { asc, eq } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
-import { assignment, assignmentCandidate, candidate, studyQuestion } from '../../db/schema';
+import {
+	assignment,
+	assignmentCandidate,
+	candidate,
+	studyPhysician,
+	studyQuestion
+} from '../../db/schema';
 import { describeEachDb } from '../../db/testing';
 import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
 import { claimNext, getAssignmentView, listOpenStudiesFor } from './queue';
 import { changeStudyState, createStudy } from './studies';
-import { seededShuffle } from './shuffle';
+import { questionOrder, seededShuffle } from './shuffle';
 
 const MODELS = ['alpha-7b', 'beta-13b', 'gamma-3b', 'delta-1b', 'eps-2b', 'zeta-4b', 'eta-5b'];
 
@@ -15,15 +21,19 @@ describeEachDb('ranking queue', (h) => {
 		[organiser] = await insertUsers(h.db, 1, ['organiser']);
 	});
 
-	async function openStudy(count: number, k: number, models = MODELS.slice(0, 3)) {
+	/** Opens a study of `count` questions after creating its `physicians` (k of them by default). */
+	async function openStudy(count: number, k: number, models = MODELS.slice(0, 3), physicians = k) {
+		const doctors = await insertUsers(h.db, physicians, ['physician']);
 		const { modelIds } = await seedRankingContent(h.db, { count, models });
 		const study = await createStudy(
 			h.db,
 			{ name: `S${count}-${k}`, selection: { types: [] }, modelIds, ratersPerQuestion: k },
-			organiser
+			organiser,
+			// k = 1 leaves agreement undefined: the organiser confirms that warning.
+			{ confirm: k < 2 }
 		);
-		await changeStudyState(h.db, study.id, 'open', organiser);
-		return study.id;
+		await changeStudyState(h.db, study.id, 'open', organiser, { confirm: k < 2 });
+		return { studyId: study.id, doctors };
 	}
 
 	async function assigned(publicId: string) {
@@ -39,36 +49,41 @@ describeEachDb('ranking queue', (h) => {
 	};
 
 	it('never gives a question to more than k physicians, nor twice to one', async () => {
-		const studyId = await openStudy(2, 2);
-		const doctors = await insertUsers(h.db, 3, ['physician']);
+		const { studyId, doctors } = await openStudy(2, 2, undefined, 3);
 		const first = await claimEach(studyId, doctors);
 		const questions = await Promise.all(
 			first.map(async (r) =>
 				r.status === 'assigned' ? (await assigned(r.publicId)).studyQuestionId : null
 			)
 		);
-		// Ascending order: two physicians on question 1, the third on question 2.
-		expect(questions[0]).toBe(questions[1]);
-		expect(questions[2]).not.toBe(questions[0]);
+		// 4 slots for 3 physicians: all get a question, one question is then full.
+		expect(questions.every((q) => q !== null)).toBe(true);
+		const full = questions.find((q) => questions.filter((o) => o === q).length === 2)!;
+		const lone = questions.findIndex((q) => q !== full);
+		expect(lone).toBeGreaterThanOrEqual(0);
 		// Mark everything submitted so the physicians ask again.
 		await h.db.update(assignment).set({ state: 'submitted', leaseExpiresAt: null });
 		const second = await claimEach(studyId, doctors);
-		const again = await Promise.all(
-			second.map(async (r) =>
-				r.status === 'assigned' ? (await assigned(r.publicId)).studyQuestionId : null
-			)
-		);
-		// Question 2 has one slot left; physician 3 already had it and question 1 is full.
-		expect(again[0]).toBe(questions[2]);
-		expect(second[1]).toEqual({ status: 'none', reason: 'exhausted' });
-		expect(second[2]).toEqual({ status: 'none', reason: 'exhausted' });
+		// One slot is left, on the question only one physician had: one of the other two gets it,
+		// the physician who had it does not, and then nothing is left.
+		const winners = second.filter((r) => r.status === 'assigned');
+		expect(winners).toHaveLength(1);
+		expect(second[lone]).toEqual({ status: 'none', reason: 'exhausted' });
+		const all = await h.db.select().from(assignment);
+		for (const q of new Set(all.map((a) => a.studyQuestionId))) {
+			const on = all.filter((a) => a.studyQuestionId === q).map((a) => a.physicianId);
+			expect(new Set(on).size).toBe(2);
+			expect(on).toHaveLength(2);
+		}
 		const slots = await h.db.select().from(studyQuestion).orderBy(asc(studyQuestion.id));
 		expect(slots.map((s) => s.openSlots)).toEqual([0, 0]);
 	});
 
 	it('keeps the lease on reload and returns expired leases to the queue', async () => {
-		const studyId = await openStudy(1, 1);
-		const [a, b] = await insertUsers(h.db, 2, ['physician']);
+		const {
+			studyId,
+			doctors: [a, b]
+		} = await openStudy(1, 1, undefined, 2);
 		const t0 = new Date();
 		const first = await claimNext(h.db, studyId, a, t0);
 		expect(first).toMatchObject({ status: 'assigned', resumed: false });
@@ -90,15 +105,16 @@ describeEachDb('ranking queue', (h) => {
 	});
 
 	it('hands out nothing while the study is paused', async () => {
-		const studyId = await openStudy(1, 1);
-		const [a] = await insertUsers(h.db, 1, ['physician']);
+		const {
+			studyId,
+			doctors: [a]
+		} = await openStudy(1, 1);
 		await changeStudyState(h.db, studyId, 'pause', organiser);
 		expect(await claimNext(h.db, studyId, a)).toEqual({ status: 'none', reason: 'not_open' });
 	});
 
 	it('stores a seed that reproduces the displayed order, which differs between physicians', async () => {
-		const studyId = await openStudy(1, 8, MODELS);
-		const doctors = await insertUsers(h.db, 8, ['physician']);
+		const { studyId, doctors } = await openStudy(1, 8, MODELS);
 		const orders: string[] = [];
 		for (const d of doctors) {
 			const r = await claimNext(h.db, studyId, d);
@@ -127,13 +143,13 @@ describeEachDb('ranking queue', (h) => {
 			models: MODELS.slice(0, 2),
 			types: ['multi_hop_inverse', 'short_inverse']
 		});
+		const [a] = await insertUsers(h.db, 3, ['physician']);
 		const study = await createStudy(
 			h.db,
 			{ name: 'Blind', selection: { types: [] }, modelIds },
 			organiser
 		);
 		await changeStudyState(h.db, study.id, 'open', organiser);
-		const [a] = await insertUsers(h.db, 1, ['physician']);
 		for (let i = 0; i < 2; i++) {
 			const r = await claimNext(h.db, study.id, a);
 			if (r.status !== 'assigned') throw new Error('expected an assignment');
@@ -150,5 +166,75 @@ describeEachDb('ranking queue', (h) => {
 			expect(await getAssignmentView(h.db, r.publicId, organiser)).toBeNull();
 			await h.db.update(assignment).set({ state: 'submitted', leaseExpiresAt: null });
 		}
+	});
+
+	/** Claims until exhausted, submitting each; the study question ids in the order received. */
+	async function claimAll(studyId: number, physician: string) {
+		const got: number[] = [];
+		for (;;) {
+			const r = await claimNext(h.db, studyId, physician);
+			if (r.status !== 'assigned') return got;
+			const a = await assigned(r.publicId);
+			expect(a.presentationPosition).toBe(got.length + 1);
+			got.push(a.studyQuestionId);
+			await h.db
+				.update(assignment)
+				.set({ state: 'submitted', leaseExpiresAt: null })
+				.where(eq(assignment.id, a.id));
+		}
+	}
+
+	it('gives each physician their own seeded question order, stored and reproducible', async () => {
+		const { studyId, doctors } = await openStudy(8, 2);
+		const questionIds = (
+			await h.db.select({ id: studyQuestion.id }).from(studyQuestion).orderBy(studyQuestion.id)
+		).map((q) => q.id);
+		const orders: number[][] = [];
+		for (const d of doctors) {
+			const got = await claimAll(studyId, d);
+			const [{ orderSeed }] = await h.db
+				.select()
+				.from(studyPhysician)
+				.where(eq(studyPhysician.physicianId, d));
+			// Every question once, in exactly the order the stored seed gives.
+			expect(got).toEqual(questionOrder(questionIds, orderSeed));
+			expect([...got].sort((a, b) => a - b)).toEqual(questionIds);
+			orders.push(got);
+		}
+		expect(orders[0]).not.toEqual(orders[1]);
+		expect(orders[0]).not.toEqual(questionIds);
+		// The same seed gives the same order; another seed another one.
+		expect(questionOrder(questionIds, 'seed-1')).toEqual(questionOrder(questionIds, 'seed-1'));
+		expect(questionOrder(questionIds, 'seed-1')).not.toEqual(questionOrder(questionIds, 'seed-2'));
+	});
+
+	it('does not give every physician the same first question', async () => {
+		const { studyId, doctors } = await openStudy(6, 12);
+		const first = await claimEach(studyId, doctors);
+		const questions = await Promise.all(
+			first.map(async (r) => {
+				if (r.status !== 'assigned') throw new Error('expected an assignment');
+				const a = await assigned(r.publicId);
+				expect(a.presentationPosition).toBe(1);
+				return a.studyQuestionId;
+			})
+		);
+		expect(new Set(questions).size).toBeGreaterThan(1);
+		expect(await h.db.select().from(studyPhysician)).toHaveLength(12);
+	});
+
+	it('counts an expired lease as presented: the next question is the next position', async () => {
+		const {
+			studyId,
+			doctors: [a]
+		} = await openStudy(3, 1);
+		const t0 = new Date();
+		const first = await claimNext(h.db, studyId, a, t0);
+		if (first.status !== 'assigned') throw new Error('expected an assignment');
+		const later = new Date(t0.getTime() + 31 * 60_000);
+		const second = await claimNext(h.db, studyId, a, later);
+		if (second.status !== 'assigned') throw new Error('expected an assignment');
+		expect((await assigned(first.publicId)).state).toBe('expired');
+		expect((await assigned(second.publicId)).presentationPosition).toBe(2);
 	});
 });

@@ -1,11 +1,13 @@
-import { and, asc, eq, gt, inArray, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
+import { rowsOf } from '../../db/client';
 import {
 	assignment,
 	assignmentCandidate,
 	candidate,
 	qaItemVersion,
 	rankingStudy,
+	studyPhysician,
 	studyQuestion
 } from '../../db/schema';
 import { randomId } from '../../ids';
@@ -78,10 +80,20 @@ async function activeLease(tx: Tx, studyId: number, physicianId: string, now: Da
 }
 
 /**
+ * The SQL sort key of a question in a physician's order: md5 of `<order seed>:<study question
+ * id>`, compared bytewise. `questionOrder` in shuffle.ts computes the same order.
+ */
+function questionOrderKey(seed: SQL, questionId: SQL): SQL {
+	return sql`md5(${seed} || ':' || ${questionId}::text) collate "C"`;
+}
+
+/**
  * Hands the physician the next question of an open study through a lease: their live lease if
- * they hold one (a reload keeps it), else a question they have never had with a free slot,
- * claimed with `FOR UPDATE SKIP LOCKED` so concurrent physicians never exceed k per question.
- * The candidates are shuffled with a fresh seed stored on the assignment.
+ * they hold one (a reload keeps it), else the first question in their own seeded order
+ * (`study_physician`) that they have never had and that has a free slot, claimed with
+ * `FOR UPDATE SKIP LOCKED` so concurrent physicians never exceed k per question. The assignment
+ * records its position in the physician's sequence; the candidates are shuffled with a fresh
+ * seed stored on the assignment.
  */
 export async function claimNext(
 	db: Db | Tx,
@@ -101,29 +113,32 @@ export async function claimNext(
 		const held = await activeLease(tx, studyId, physicianId, now);
 		if (held) return { status: 'assigned', publicId: held, resumed: true };
 
-		const [question] = await tx
-			.select({ id: studyQuestion.id })
-			.from(studyQuestion)
-			.where(
-				and(
-					eq(studyQuestion.studyId, studyId),
-					gt(studyQuestion.openSlots, 0),
-					notExists(
-						tx
-							.select({ one: sql`1` })
-							.from(assignment)
-							.where(
-								and(
-									eq(assignment.studyQuestionId, studyQuestion.id),
-									eq(assignment.physicianId, physicianId)
-								)
-							)
-					)
+		// The physician's order seed (created at their first claim in the study) and, in one round
+		// trip, the first question in their order they never had that still has a free slot.
+		const [question] = rowsOf<{ id: number }>(
+			await tx.execute(sql`
+				with fresh as (
+					insert into ${studyPhysician} (study_id, physician_id, order_seed)
+					values (${studyId}, ${physicianId}, ${randomId(16)})
+					on conflict do nothing
+					returning order_seed
+				), seed as (
+					select order_seed from fresh
+					union all
+					select order_seed from ${studyPhysician}
+					where study_id = ${studyId} and physician_id = ${physicianId}
 				)
-			)
-			.orderBy(asc(studyQuestion.id))
-			.limit(1)
-			.for('update', { skipLocked: true });
+				select q.id
+				from study_question q cross join seed s
+				where q.study_id = ${studyId} and q.open_slots > 0
+					and not exists (
+						select 1 from assignment a
+						where a.study_question_id = q.id and a.physician_id = ${physicianId}
+					)
+				order by ${questionOrderKey(sql`s.order_seed`, sql`q.id`)}, q.id
+				limit 1
+				for update of q skip locked`)
+		);
 		if (!question) return { status: 'none', reason: 'exhausted' };
 
 		await tx
@@ -138,6 +153,10 @@ export async function claimNext(
 				physicianId,
 				publicId: randomId(),
 				seed,
+				presentationPosition: sql`(
+					select count(*)::int + 1 from ${assignment} a
+					join ${studyQuestion} q on q.id = a.study_question_id
+					where q.study_id = ${studyId} and a.physician_id = ${physicianId})`,
 				leaseExpiresAt: new Date(now.getTime() + study.leaseMinutes * 60_000),
 				createdAt: now
 			})

@@ -24,7 +24,8 @@ describeEachDb('submitting rankings', (h) => {
 	let other: string;
 	beforeEach(async () => {
 		[organiser] = await insertUsers(h.db, 1, ['organiser']);
-		[doctor, other] = await insertUsers(h.db, 2, ['physician']);
+		// Three physician accounts: the studies here ask for the default k = 3.
+		[doctor, other] = await insertUsers(h.db, 3, ['physician']);
 	});
 
 	async function setUp(options: { allowTies?: boolean } = {}) {

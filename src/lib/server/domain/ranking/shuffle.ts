@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sha256 } from '@oslojs/crypto/sha2';
 
 /**
@@ -30,4 +31,16 @@ export function seededShuffle<T>(items: readonly T[], seed: string): T[] {
 /** Display label of a position: 0 → "A", 1 → "B", … */
 export function responseLetter(position: number): string {
 	return String.fromCharCode(65 + position);
+}
+
+/**
+ * A physician's question order in a study, recomputed from their order seed: ascending
+ * md5(`<seed>:<study question id>`) in hex, ties by id (the claim sorts the same way in SQL).
+ */
+export function questionOrder(questionIds: readonly number[], seed: string): number[] {
+	const key = (id: number) => createHash('md5').update(`${seed}:${id}`).digest('hex');
+	return [...questionIds]
+		.map((id) => ({ id, key: key(id) }))
+		.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id - b.id))
+		.map((e) => e.id);
 }

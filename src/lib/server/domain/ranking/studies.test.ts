@@ -1,7 +1,8 @@
 import { DomainError } from '../../errors';
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
-import { candidate, studyQuestion } from '../../db/schema';
+import { auditEvent, candidate, rankingStudy, studyQuestion, user } from '../../db/schema';
+import { createInvitation } from '../people/users';
 import { describeEachDb } from '../../db/testing';
 import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
 import { changeStudyState, checkEligibility, createStudy, getStudy, listStudies } from './studies';
@@ -10,6 +11,8 @@ describeEachDb('ranking studies', (h) => {
 	let organiser: string;
 	beforeEach(async () => {
 		[organiser] = await insertUsers(h.db, 1, ['organiser']);
+		// Enough physicians for the default k = 3; the physician checks have their own tests.
+		await insertUsers(h.db, 3, ['physician']);
 	});
 
 	it('only items answered by every chosen model are eligible; the rest are reported', async () => {
@@ -133,5 +136,132 @@ describeEachDb('ranking studies', (h) => {
 			createStudy(h.db, { name: 'Other', selection: { types: [] }, modelIds: [] }, organiser)
 		).rejects.toThrow();
 		await expect(changeStudyState(h.db, s.id, 'open', organiser)).rejects.toThrow(/No eligible/);
+	});
+});
+
+describeEachDb('a study that cannot finish is refused before it opens', (h) => {
+	let organiser: string;
+	let modelIds: number[];
+	beforeEach(async () => {
+		[organiser] = await insertUsers(h.db, 1, ['organiser']);
+		({ modelIds } = await seedRankingContent(h.db, { count: 2, models: ['alpha'] }));
+	});
+	const input = (name: string, k: number) => ({
+		name,
+		selection: { types: [] },
+		modelIds,
+		ratersPerQuestion: k
+	});
+	const refusal = async (p: Promise<unknown>) => {
+		const e = await p.then(
+			() => null,
+			(err: unknown) => err
+		);
+		expect(e).toBeInstanceOf(DomainError);
+		return e as DomainError;
+	};
+	const invite = (email: string, validHours = 72) =>
+		createInvitation(
+			h.db,
+			{ email, displayName: email, roles: ['physician'], validHours },
+			organiser
+		);
+	const auditOf = async (action: string) => {
+		const [row] = await h.db.select().from(auditEvent).where(eq(auditEvent.action, action));
+		return row.after as Record<string, unknown>;
+	};
+
+	it('refuses to create a study with fewer physicians than k, saying why and what to do', async () => {
+		await insertUsers(h.db, 2, ['physician']);
+		// A disabled physician and an organiser without the role do not count.
+		const [gone] = await insertUsers(h.db, 1, ['physician']);
+		await h.db.update(user).set({ disabledAt: new Date() }).where(eq(user.id, gone));
+		const e = await refusal(createStudy(h.db, input('K3', 3), organiser, { confirm: true }));
+		expect(e.code).toBe('invalid');
+		expect(e.message).toBe(
+			'This study asks for 3 physicians per question but only 2 physician accounts exist; invite 1 more or lower k.'
+		);
+		expect(await h.db.select().from(rankingStudy)).toEqual([]);
+		// k = 2 with two physicians is fine and needs no confirmation.
+		const ok = await createStudy(h.db, input('K2', 2), organiser);
+		expect((await auditOf('study.create')).confirmedWarnings).toBeUndefined();
+		expect(ok.ratersPerQuestion).toBe(2);
+	});
+
+	it('refuses to open when physicians left since the study was created', async () => {
+		const doctors = await insertUsers(h.db, 2, ['physician']);
+		const study = await createStudy(h.db, input('K2', 2), organiser);
+		await h.db.update(user).set({ disabledAt: new Date() }).where(eq(user.id, doctors[1]));
+		const e = await refusal(changeStudyState(h.db, study.id, 'open', organiser));
+		expect(e.message).toBe(
+			'This study asks for 2 physicians per question but only 1 physician account exists; invite 1 more or lower k.'
+		);
+		expect((await getStudy(h.db, study.id))!.state).toBe('draft');
+		expect(await h.db.select().from(studyQuestion)).toEqual([]);
+	});
+
+	it('accepts a shortfall covered by pending invitations only after confirmation, and audits it', async () => {
+		await insertUsers(h.db, 1, ['physician']);
+		await invite('new.doctor@test.local');
+		await invite('other.doctor@test.local');
+		const warned = await refusal(createStudy(h.db, input('K3', 3), organiser));
+		expect(warned.code).toBe('needs_confirmation');
+		const warning =
+			'This study asks for 3 physicians per question but only 1 physician account exists; it can finish only after 2 of the pending physician invitations (new.doctor@test.local, other.doctor@test.local) are accepted.';
+		expect(warned.problems).toEqual([warning]);
+		expect(await h.db.select().from(rankingStudy)).toEqual([]);
+
+		const study = await createStudy(h.db, input('K3', 3), organiser, { confirm: true });
+		expect((await auditOf('study.create')).confirmedWarnings).toEqual([warning]);
+		const opening = await refusal(changeStudyState(h.db, study.id, 'open', organiser));
+		expect(opening).toMatchObject({ code: 'needs_confirmation', problems: [warning] });
+		expect((await getStudy(h.db, study.id))!.state).toBe('draft');
+		await changeStudyState(h.db, study.id, 'open', organiser, { confirm: true });
+		expect(await auditOf('study.open')).toMatchObject({
+			state: 'open',
+			confirmedWarnings: [warning]
+		});
+	});
+
+	it('refuses even with confirmation when pending invitations do not cover the shortfall', async () => {
+		await insertUsers(h.db, 1, ['physician']);
+		await invite('new.doctor@test.local');
+		// An expired invitation and one for another role do not count.
+		await invite('late.doctor@test.local', 1);
+		await createInvitation(
+			h.db,
+			{ email: 'student@test.local', displayName: 'S', roles: ['reviewer'] },
+			organiser
+		);
+		const e = await refusal(
+			createStudy(h.db, input('K4', 4), organiser, {
+				confirm: true,
+				now: new Date(Date.now() + 2 * 3_600_000)
+			})
+		);
+		expect(e.message).toBe(
+			'This study asks for 4 physicians per question but only 1 physician account exists and 1 physician invitation is pending (new.doctor@test.local); invite 2 more or lower k.'
+		);
+		expect(await h.db.select().from(rankingStudy)).toEqual([]);
+	});
+
+	it('allows k = 1 only after confirming that agreement statistics will be undefined', async () => {
+		const noOne = await refusal(createStudy(h.db, input('K1', 1), organiser, { confirm: true }));
+		expect(noOne.message).toBe(
+			'This study asks for 1 physician per question but only 0 physician accounts exist; invite 1 more or lower k.'
+		);
+		await insertUsers(h.db, 1, ['physician']);
+		const warned = await refusal(createStudy(h.db, input('K1', 1), organiser));
+		expect(warned.code).toBe('needs_confirmation');
+		expect(warned.problems).toEqual([
+			'This study asks for 1 physician per question: agreement statistics between physicians will be undefined for this study (they need 2 rankings of a question).'
+		]);
+		const study = await createStudy(h.db, input('K1', 1), organiser, { confirm: true });
+		await changeStudyState(h.db, study.id, 'open', organiser, { confirm: true });
+		const [opened] = await h.db
+			.select()
+			.from(auditEvent)
+			.where(and(eq(auditEvent.action, 'study.open'), eq(auditEvent.objectId, String(study.id))));
+		expect((opened.after as { confirmedWarnings: string[] }).confirmedWarnings).toHaveLength(1);
 	});
 });

@@ -17,6 +17,7 @@ import {
 } from '../../db/schema';
 import type { StudyState } from '../../../constants';
 import { recordAudit } from '../audit/audit';
+import { physicianSupply } from '../people/users';
 import { chunk } from '../../db/chunk';
 import { DomainError, parseInput } from '../../errors';
 
@@ -133,11 +134,88 @@ export async function checkEligibility(
 	};
 }
 
+/** What one check found: refusals stop the change, warnings need the organiser's confirmation. */
+export interface StudyCheck {
+	refusals: string[];
+	warnings: string[];
+}
+
+/** Whether a create or open was confirmed by the organiser (the form's "… anyway" button). */
+export interface ConfirmOptions {
+	confirm?: boolean;
+	now?: Date;
+}
+
+const physicians = (n: number) => (n === 1 ? '1 physician' : `${n} physicians`);
+const accountsExist = (n: number) =>
+	n === 1 ? '1 physician account exists' : `${n} physician accounts exist`;
+
+/**
+ * Whether enough physicians exist to give every question k rankings: too few accounts is refused
+ * unless pending physician invitations cover the shortfall (then a warning naming them); k below
+ * 2 is a warning, since agreement between physicians needs two rankings of a question.
+ */
+export async function physicianCheck(
+	db: Db | Tx,
+	k: number,
+	now = new Date()
+): Promise<StudyCheck> {
+	const { active, pending } = await physicianSupply(db, now);
+	const check: StudyCheck = { refusals: [], warnings: [] };
+	const asks = `This study asks for ${physicians(k)} per question`;
+	const short = k - active;
+	if (short > 0 && pending.length >= short) {
+		check.warnings.push(
+			`${asks} but only ${accountsExist(active)}; it can finish only after ${short} of the pending physician invitations (${pending.join(', ')}) ${short === 1 ? 'is' : 'are'} accepted.`
+		);
+	} else if (short > 0 && pending.length) {
+		check.refusals.push(
+			`${asks} but only ${accountsExist(active)} and ${pending.length} physician invitation${pending.length === 1 ? ' is' : 's are'} pending (${pending.join(', ')}); invite ${short - pending.length} more or lower k.`
+		);
+	} else if (short > 0) {
+		check.refusals.push(
+			`${asks} but only ${accountsExist(active)}; invite ${short} more or lower k.`
+		);
+	}
+	if (k < 2)
+		check.warnings.push(
+			`${asks}: agreement statistics between physicians will be undefined for this study (they need 2 rankings of a question).`
+		);
+	return check;
+}
+
+/**
+ * Applies checks before a change: refuses (`invalid`) with every refusal; otherwise, unless the
+ * organiser confirmed, asks for confirmation (`needs_confirmation`) listing every warning.
+ * Returns the warnings confirmed, for the audit event.
+ */
+export function confirmChecks(
+	checks: StudyCheck[],
+	confirmed: boolean,
+	change: 'create' | 'open'
+): string[] {
+	const refusals = checks.flatMap((c) => c.refusals);
+	const warnings = checks.flatMap((c) => c.warnings);
+	if (refusals.length)
+		throw new DomainError('invalid', refusals[0], {
+			field: change === 'create' ? 'ratersPerQuestion' : undefined,
+			problems: refusals
+		});
+	if (warnings.length && !confirmed)
+		throw new DomainError(
+			'needs_confirmation',
+			`Confirm to ${change} the study anyway: ${warnings.length === 1 ? 'one warning' : `${warnings.length} warnings`}.`,
+			{ problems: warnings }
+		);
+	return warnings;
+}
+
 /** Creates a study in the draft state; questions and candidates are frozen when it opens. */
 export async function createStudy(
 	db: Db,
 	input: StudyInput,
-	actorId: string
+	actorId: string,
+	options: ConfirmOptions = {}
 ): Promise<RankingStudy> {
 	const data = parseInput(studyInputSchema, input);
 	return db.transaction(async (tx) => {
@@ -157,6 +235,11 @@ export async function createStudy(
 			throw new DomainError('invalid', 'One of the chosen models does not exist.', {
 				field: 'modelIds'
 			});
+		const confirmedWarnings = confirmChecks(
+			[await physicianCheck(tx, data.ratersPerQuestion, options.now)],
+			options.confirm ?? false,
+			'create'
+		);
 		const [study] = await tx
 			.insert(rankingStudy)
 			.values({
@@ -178,7 +261,11 @@ export async function createStudy(
 			action: 'study.create',
 			objectType: 'ranking_study',
 			objectId: study.id,
-			after: { ...data, instructions: undefined }
+			after: {
+				...data,
+				instructions: undefined,
+				...(confirmedWarnings.length ? { confirmedWarnings } : {})
+			}
 		});
 		return study;
 	});
@@ -261,15 +348,22 @@ const TRANSITIONS: Record<'open' | 'pause' | 'close', { from: StudyState[]; to: 
 };
 export type StudyTransition = keyof typeof TRANSITIONS;
 
+/** Every check an opening (first or resumed) must pass or have confirmed: one entry per source. */
+async function openingChecks(tx: Tx, study: RankingStudy, now: Date): Promise<StudyCheck[]> {
+	return [await physicianCheck(tx, study.ratersPerQuestion, now)];
+}
+
 /**
  * Moves a study through draft → open ⇄ paused → closed. The first opening freezes the question
- * set and the candidate texts; later changes to items or responses do not reach the study.
+ * set and the candidate texts; later changes to items or responses do not reach the study. Every
+ * opening runs the opening checks: refusals stop it, warnings need `confirm`.
  */
 export async function changeStudyState(
 	db: Db,
 	studyId: number,
 	transition: StudyTransition,
-	actorId: string
+	actorId: string,
+	options: ConfirmOptions = {}
 ): Promise<RankingStudy> {
 	const rule = TRANSITIONS[transition];
 	return db.transaction(async (tx) => {
@@ -281,9 +375,13 @@ export async function changeStudyState(
 		if (!study) throw new DomainError('not_found', 'No such study.');
 		if (!rule.from.includes(study.state))
 			throw new DomainError('conflict', `A ${study.state} study cannot be ${transition}ed.`);
+		const now = options.now ?? new Date();
+		const confirmedWarnings =
+			rule.to === 'open'
+				? confirmChecks(await openingChecks(tx, study, now), options.confirm ?? false, 'open')
+				: [];
 		let questions: number | undefined;
 		if (study.state === 'draft') questions = await freezeQuestions(tx, study);
-		const now = new Date();
 		const [updated] = await tx
 			.update(rankingStudy)
 			.set({
@@ -299,7 +397,11 @@ export async function changeStudyState(
 			objectType: 'ranking_study',
 			objectId: studyId,
 			before: { state: study.state },
-			after: { state: rule.to, questions }
+			after: {
+				state: rule.to,
+				questions,
+				...(confirmedWarnings.length ? { confirmedWarnings } : {})
+			}
 		});
 		return updated;
 	});

@@ -61,9 +61,10 @@ export const actions: Actions = {
 		const user = requireRole(locals, 'organiser');
 		const input = await readForm(request, studyFormSchema, { message: studyFormMessage });
 		if (!input.ok) return input.failure;
+		const { confirm, ...study } = input.data;
 		let id: number;
 		try {
-			id = (await createStudy(getDb(), input.data, user.id)).id;
+			id = (await createStudy(getDb(), study, user.id, { confirm })).id;
 		} catch (e) {
 			return failWith(e, { values: input.values });
 		}

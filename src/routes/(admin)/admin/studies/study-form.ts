@@ -9,7 +9,10 @@ const optionalId = z.preprocess(
 );
 const withDefault = (value: string) => (v: unknown) => (v === undefined || v === '' ? value : v);
 
-/** The create-study form as posted (checkboxes are present only when ticked), as domain input. */
+/**
+ * The create-study form as posted (checkboxes are present only when ticked), as domain input,
+ * plus `confirm` when the organiser pressed "Create anyway" after the warnings.
+ */
 export const studyFormSchema = z
 	.object({
 		name: z.string().default(''),
@@ -25,9 +28,10 @@ export const studyFormSchema = z
 		includeReference: field.checkbox(),
 		ratersPerQuestion: z.preprocess(withDefault('3'), z.coerce.number().int()),
 		allowTies: field.checkbox(),
-		leaseMinutes: z.preprocess(withDefault('30'), z.coerce.number().int())
+		leaseMinutes: z.preprocess(withDefault('30'), z.coerce.number().int()),
+		confirm: z.preprocess((v) => v === '1', z.boolean())
 	})
-	.transform((d): StudyInput => {
+	.transform((d): StudyInput & { confirm: boolean } => {
 		const itemIds = d.itemIds
 			.split(/[\s,;]+/)
 			.filter(Boolean)
@@ -45,7 +49,8 @@ export const studyFormSchema = z
 			includeReference: d.includeReference,
 			ratersPerQuestion: d.ratersPerQuestion,
 			allowTies: d.allowTies,
-			leaseMinutes: d.leaseMinutes
+			leaseMinutes: d.leaseMinutes,
+			confirm: d.confirm
 		};
 	});
 

@@ -21,7 +21,11 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 	};
 };
 
-const transition = z.object({ transition: z.enum(['open', 'pause', 'close']) });
+const transition = z.object({
+	transition: z.enum(['open', 'pause', 'close']),
+	// "Open anyway": the organiser has read the warnings the first attempt listed.
+	confirm: z.preprocess((v) => v === '1', z.boolean())
+});
 
 export const actions: Actions = {
 	state: async ({ locals, params, request }) => {
@@ -33,7 +37,8 @@ export const actions: Actions = {
 				getDb(),
 				Number(params.id),
 				input.data.transition,
-				user.id
+				user.id,
+				{ confirm: input.data.confirm }
 			);
 			return { message: `The study is now ${study.state}.` };
 		} catch (e) {
