@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
 	assignment,
@@ -13,7 +13,10 @@ import {
 } from '../../db/schema';
 import { toCsv } from '../../csv';
 
-/** Columns of the long table: one row per (ranking, candidate). */
+/**
+ * Columns of the long table: one row per (ranking, candidate). `candidate_text` is the stored raw
+ * text, `shown_text` what the physician saw (its canonical presentation).
+ */
 export const EXPORT_COLUMNS = [
 	'study',
 	'study_id',
@@ -24,6 +27,8 @@ export const EXPORT_COLUMNS = [
 	'physician',
 	'candidate_id',
 	'model',
+	'candidate_text',
+	'shown_text',
 	'display_position',
 	'rank',
 	'tag',
@@ -54,6 +59,8 @@ export async function exportRankings(
 			candidateId: candidate.id,
 			isReference: candidate.isReference,
 			model: model.name,
+			text: candidate.text,
+			shownText: sql<string>`coalesce(${candidate.shownText}, ${candidate.text})`,
 			displayPosition: rankingEntry.displayPosition,
 			rank: rankingEntry.rank,
 			tag: rankingEntry.tag,
@@ -82,6 +89,8 @@ export async function exportRankings(
 		physician: options.names ? r.displayName : r.pseudonym,
 		candidate_id: r.candidateId,
 		model: r.isReference ? 'reference' : r.model,
+		candidate_text: r.text,
+		shown_text: r.shownText,
 		display_position: r.displayPosition,
 		rank: r.rank,
 		tag: r.tag,

@@ -19,6 +19,8 @@ import type { StudyState } from '../../../constants';
 import { recordAudit } from '../audit/audit';
 import { chunk } from '../../db/chunk';
 import { DomainError, parseInput } from '../../errors';
+import { blindingWarning } from './blinding';
+import { presentCandidates, type PresentationItem } from './presentation';
 
 /** Which items a study asks about: filters combined with AND, or an explicit list of item ids. */
 export const selectionSchema = z.object({
@@ -185,7 +187,7 @@ export async function createStudy(
 }
 
 /** Inserts the study's questions and candidate texts (model responses and the reference). */
-async function freezeQuestions(tx: Tx, study: RankingStudy): Promise<number> {
+export async function freezeQuestions(tx: Tx, study: RankingStudy): Promise<number> {
 	const modelIds = (
 		await tx
 			.select({ id: studyModel.modelId })
@@ -228,30 +230,52 @@ async function freezeQuestions(tx: Tx, study: RankingStudy): Promise<number> {
 			modelId: r.modelId,
 			text: r.text
 		}));
-		if (study.includeReference) {
-			const refs = await tx
-				.select({
-					id: qaItemVersion.id,
-					itemId: qaItemVersion.itemId,
-					answer: qaItemVersion.answer
-				})
-				.from(qaItemVersion)
-				.where(
-					inArray(
-						qaItemVersion.id,
-						part.map((e) => e.versionId)
-					)
-				);
-			for (const r of refs)
+		const versions = await tx
+			.select({
+				itemId: qaItemVersion.itemId,
+				type: qaItemVersion.type,
+				options: qaItemVersion.options,
+				reasoning: qaItemVersion.reasoning,
+				answer: qaItemVersion.answer
+			})
+			.from(qaItemVersion)
+			.where(
+				inArray(
+					qaItemVersion.id,
+					part.map((e) => e.versionId)
+				)
+			);
+		if (study.includeReference)
+			for (const v of versions)
 				rows.push({
-					studyQuestionId: questionOf.get(r.itemId)!,
+					studyQuestionId: questionOf.get(v.itemId)!,
 					isReference: true,
-					text: r.answer ?? ''
+					text: v.answer ?? ''
 				});
-		}
+		presentRows(rows, new Map(versions.map((v) => [questionOf.get(v.itemId)!, v])));
 		for (const c of chunk(rows, 2000)) await tx.insert(candidate).values(c);
 	}
 	return eligible.length;
+}
+
+/** Sets each row's shown text: its question's candidates presented together (presentation.ts). */
+function presentRows(
+	rows: (typeof candidate.$inferInsert)[],
+	itemOf: Map<number, PresentationItem>
+): void {
+	const byQuestion = new Map<number, (typeof candidate.$inferInsert)[]>();
+	for (const r of rows) {
+		const list = byQuestion.get(r.studyQuestionId) ?? [];
+		list.push(r);
+		byQuestion.set(r.studyQuestionId, list);
+	}
+	for (const [questionId, list] of byQuestion) {
+		const shown = presentCandidates(
+			itemOf.get(questionId)!,
+			list.map((r) => ({ text: r.text, isReference: r.isReference ?? false }))
+		);
+		list.forEach((r, i) => (r.shownText = shown[i]));
+	}
 }
 
 const TRANSITIONS: Record<'open' | 'pause' | 'close', { from: StudyState[]; to: StudyState }> = {
@@ -263,13 +287,15 @@ export type StudyTransition = keyof typeof TRANSITIONS;
 
 /**
  * Moves a study through draft → open ⇄ paused → closed. The first opening freezes the question
- * set and the candidate texts; later changes to items or responses do not reach the study.
+ * set and the candidate texts; later changes to items or responses do not reach the study. It asks
+ * for confirmation (`confirmed`) when the blinding audit finds a candidate told apart by its form.
  */
 export async function changeStudyState(
 	db: Db,
 	studyId: number,
 	transition: StudyTransition,
-	actorId: string
+	actorId: string,
+	options: { confirmed?: boolean } = {}
 ): Promise<RankingStudy> {
 	const rule = TRANSITIONS[transition];
 	return db.transaction(async (tx) => {
@@ -282,7 +308,11 @@ export async function changeStudyState(
 		if (!rule.from.includes(study.state))
 			throw new DomainError('conflict', `A ${study.state} study cannot be ${transition}ed.`);
 		let questions: number | undefined;
-		if (study.state === 'draft') questions = await freezeQuestions(tx, study);
+		if (study.state === 'draft') {
+			questions = await freezeQuestions(tx, study);
+			const warning = options.confirmed ? null : await blindingWarning(tx, studyId);
+			if (warning) throw new DomainError('needs_confirmation', warning);
+		}
 		const now = new Date();
 		const [updated] = await tx
 			.update(rankingStudy)
