@@ -2,6 +2,7 @@
 // reference answer (or one model) apart from the other candidates of a question? Pure functions
 // over texts, so the same audit runs on raw and on presented texts.
 import type { QaType } from '../../../constants';
+import { NO_DETAIL } from './presentation';
 
 /** Features an organiser can remove by presenting every candidate the same way. */
 export const FORM_FEATURES = [
@@ -10,6 +11,7 @@ export const FORM_FEATURES = [
 	'firstLetter',
 	'lines',
 	'detailPart',
+	'stepLabels',
 	'ending'
 ] as const;
 /** Features that follow from what a candidate says; reported, never changed (no truncation). */
@@ -25,10 +27,14 @@ export const FEATURE_LABELS: Record<Feature, string> = {
 	firstLetter: 'case of the first letter',
 	lines: 'number of lines',
 	detailPart: 'reasoning or explanation part',
+	stepLabels: 'reasoning labelled “Step N:”',
 	ending: 'final punctuation',
 	characters: 'length in characters',
 	words: 'length in words'
 };
+
+const DETAIL_LABEL_LINE =
+	/(?:^|\n|\s)[*_]*(?:incorrect reasoning explanation|explanation|reasoning)[*_]*\s*[:：]/i;
 
 const NUMERIC: ReadonlySet<Feature> = new Set(['lines', 'characters', 'words']);
 
@@ -52,12 +58,9 @@ export function surfaceFeatures(text: string, type: QaType): Features {
 				? 'lower'
 				: 'upper',
 		lines,
-		detailPart:
-			/(?:^|\n|\s)[*_]*(?:incorrect reasoning explanation|explanation|reasoning)[*_]*\s*[:：]/i.test(
-				t
-			)
-				? 'yes'
-				: 'no',
+		// The presentation's placeholder for a missing part counts as no part.
+		detailPart: DETAIL_LABEL_LINE.test(t) && !t.endsWith(`:\n${NO_DETAIL}`) ? 'yes' : 'no',
+		stepLabels: /(?:^|\n|[.!?;]\s)\s*(?:[-*•]\s*)?step\s*\d+\s*[:.)]/i.test(t) ? 'yes' : 'no',
 		ending: last === '' ? 'empty' : /[\p{L}\p{N}]/u.test(last) ? 'letter or digit' : `“${last}”`,
 		characters: t.length,
 		words: t === '' ? 0 : t.split(/\s+/).length
@@ -211,3 +214,26 @@ export function auditWarning(audit: BlindingAudit): string | null {
 		);
 	return parts.length ? parts.join(' ') : null;
 }
+
+/** The audit as the organiser's study page shows it: sentences and feature names. */
+export function auditView(shown: BlindingAudit, raw: BlindingAudit) {
+	const named = (q: Flagged) => ({
+		id: q.id,
+		label: q.label,
+		features: q.features.map((f) => FEATURE_LABELS[f]).join(', ')
+	});
+	return {
+		identifiable: shown.byForm.length,
+		headline: describeAudit(shown),
+		/** The same count on the raw texts: what the presentation removed. */
+		raw: raw.withReference ? `${raw.byForm.length} of ${raw.withReference}` : null,
+		byForm: shown.byForm.map(named),
+		byLength: shown.byLength.map(named),
+		withReference: shown.withReference,
+		models: shown.models.map(
+			(m) =>
+				`${m.model} is told apart by its ${FEATURE_LABELS[m.feature]} in ${m.questions} of its ${m.of} questions.`
+		)
+	};
+}
+export type AuditView = ReturnType<typeof auditView>;

@@ -94,7 +94,7 @@ describeEachDb('blinding of a study', (h) => {
 		expect(refused.message).toMatch(
 			/^Reference identifiable by form in 2 of 2 questions \(100 %\)/
 		);
-		expect(refused.message).toContain('number of lines in 2');
+		expect(refused.message).toContain('reasoning or explanation part in 2');
 		// Nothing was frozen or changed.
 		expect(await h.db.select().from(candidate)).toEqual([]);
 

@@ -102,7 +102,7 @@ describe('presentCandidates', () => {
 		]);
 	});
 
-	it('multi-hop: the reference shows its reasoning steps in the layout of the models', () => {
+	it('multi-hop: the reference shows its reasoning steps as one paragraph, like the models', () => {
 		const item = {
 			type: 'multi_hop' as const,
 			reasoning: ['Step 1: Thiazides cause sodium loss.', 'Step 2: lithium clearance falls']
@@ -114,9 +114,18 @@ describe('presentCandidates', () => {
 			)
 		]);
 		expect(texts).toEqual([
-			'Answer: It rises\n\nReasoning:\nStep 1: Thiazides cause sodium loss.\nStep 2: lithium clearance falls.',
-			'Answer: It rises\n\nReasoning:\nStep 1: Sodium loss.\nStep 2: Less lithium cleared.'
+			'Answer: It rises\n\nReasoning:\nThiazides cause sodium loss. Lithium clearance falls.',
+			'Answer: It rises\n\nReasoning:\nSodium loss. Less lithium cleared.'
 		]);
+	});
+
+	it('multi-hop: step labels go, a step mentioned inside a sentence stays', () => {
+		expect(
+			splitParts(
+				{ type: 'multi_hop' },
+				model('Final Answer: X\nReasoning: Step 1: As shown in step 2. it holds\n- Step 2) done')
+			).detail
+		).toBe('As shown in step 2. it holds. Done.');
 	});
 
 	it('multi-hop: without reference reasoning nobody shows reasoning', () => {

@@ -120,17 +120,19 @@ function trailing(rest: string): string | null {
 	return t ? withPeriod(sentenceCase(t)) : null;
 }
 
-/** Reasoning as one paragraph, with each `Step N:` on a line of its own. */
+/**
+ * Reasoning as one paragraph without `Step N:` labels: the reference's reasoning is a list of
+ * labelled steps, most model reasoning is prose, and either form would tell them apart. Each step
+ * ends as a sentence so that steps do not run together.
+ */
 function layoutReasoning(text: string): string | null {
-	const flat = collapse(text);
-	if (!flat) return null;
-	return flat
-		.replace(/\s*(?:[-*•]\s*)?(?=\bstep\s+\d+\s*[:.)])/gi, '\n')
-		.split('\n')
-		.map((l) => l.trim())
+	// A label opens the text, a line or a sentence ("… falls. Step 3: …"), not mid-sentence.
+	const steps = text
+		.split(/(?:^|\n|(?<=[.!?;])\s)\s*(?:[-*•]\s*)?step\s*\d+\s*[:.)]\s*/i)
+		.map(collapse)
 		.filter(Boolean)
-		.map((l) => withPeriod(sentenceCase(l)))
-		.join('\n');
+		.map((step) => withPeriod(sentenceCase(step)));
+	return steps.length ? steps.join(' ') : null;
 }
 
 function trueFalse(text: string): Parts {

@@ -5,8 +5,11 @@ import { getDb } from '$lib/server/db';
 import { renderMarkdown } from '$lib/markdown';
 import { studyProgress } from '$lib/server/domain/ranking/progress';
 import { changeStudyState, getStudy } from '$lib/server/domain/ranking/studies';
+import { auditStudy } from '$lib/server/domain/ranking/blinding';
+import { previewStudyAudit } from '$lib/server/domain/ranking/blinding-preview';
+import { auditView, type BlindingAudit } from '$lib/server/domain/ranking/blinding-audit';
 import { failWith } from '$lib/server/errors';
-import { readForm } from '$lib/server/forms';
+import { field, readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, params, url }) => {
@@ -17,11 +20,19 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 	return {
 		study,
 		instructionsHtml: renderMarkdown(study.instructions),
-		progress: await studyProgress(db, study.id)
+		progress: await studyProgress(db, study.id),
+		// A draft has no candidates yet: its audit runs on request (the `audit` action).
+		blinding: study.state === 'draft' ? null : view(await auditStudy(db, study.id))
 	};
 };
 
-const transition = z.object({ transition: z.enum(['open', 'pause', 'close']) });
+const view = (a: { shown: BlindingAudit; raw: BlindingAudit }) => auditView(a.shown, a.raw);
+
+const transition = z.object({
+	transition: z.enum(['open', 'pause', 'close']),
+	/** Set by "Open anyway" after the blinding audit asked for confirmation. */
+	confirm: field.checkbox()
+});
 
 export const actions: Actions = {
 	state: async ({ locals, params, request }) => {
@@ -33,9 +44,18 @@ export const actions: Actions = {
 				getDb(),
 				Number(params.id),
 				input.data.transition,
-				user.id
+				user.id,
+				{ confirmed: input.data.confirm }
 			);
 			return { message: `The study is now ${study.state}.` };
+		} catch (e) {
+			return failWith(e);
+		}
+	},
+	audit: async ({ locals, params }) => {
+		requireRole(locals, 'organiser');
+		try {
+			return { preview: view(await previewStudyAudit(getDb(), Number(params.id))) };
 		} catch (e) {
 			return failWith(e);
 		}
