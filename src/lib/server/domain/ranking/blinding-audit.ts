@@ -2,7 +2,7 @@
 // reference answer (or one model) apart from the other candidates of a question? Pure functions
 // over texts, so the same audit runs on raw and on presented texts.
 import type { QaType } from '../../../constants';
-import { NO_DETAIL } from './presentation';
+import { NO_DETAIL, normaliseSpace } from './presentation';
 
 /** Features an organiser can remove by presenting every candidate the same way. */
 export const FORM_FEATURES = [
@@ -44,14 +44,16 @@ export type Features = Record<Feature, string | number>;
 /** The surface features of one text as a physician sees it. */
 export function surfaceFeatures(text: string, type: QaType): Features {
 	const t = text.trim();
+	// Patterns run on normalised whitespace (no long runs to backtrack over); counts on the text.
+	const n = normaliseSpace(t);
 	const lines = t === '' ? 0 : t.split('\n').length;
-	const label = /^[\s*_#>"'`-]*([A-Za-z]+(?: [A-Za-z]+){0,3})[*_]*\s*[:：]/.exec(t);
-	const first = /\p{L}/u.exec(t.replace(/^[\s*_#>"'`(-]+/, ''));
+	const label = /^[\s*_#>"'`-]*([A-Za-z]+(?: [A-Za-z]+){0,3})[*_]*\s*[:：]/.exec(n);
+	const first = /\p{L}/u.exec(n.replace(/^[\s*_#>"'`(-]+/, ''));
 	const startsWithLetter = first?.index === 0;
 	const last = t.slice(-1);
 	return {
 		prefix: label ? label[1].toLowerCase().replace(/\s+/g, ' ') : 'none',
-		separator: type === 'list' ? listSeparator(t) : 'n/a',
+		separator: type === 'list' ? listSeparator(n) : 'n/a',
 		firstLetter: !startsWithLetter
 			? 'not a letter'
 			: first[0] === first[0].toLowerCase() && first[0] !== first[0].toUpperCase()
@@ -59,8 +61,8 @@ export function surfaceFeatures(text: string, type: QaType): Features {
 				: 'upper',
 		lines,
 		// The presentation's placeholder for a missing part counts as no part.
-		detailPart: DETAIL_LABEL_LINE.test(t) && !t.endsWith(`:\n${NO_DETAIL}`) ? 'yes' : 'no',
-		stepLabels: /(?:^|\n|[.!?;]\s)\s*(?:[-*•]\s*)?step\s*\d+\s*[:.)]/i.test(t) ? 'yes' : 'no',
+		detailPart: DETAIL_LABEL_LINE.test(n) && !n.endsWith(`:\n${NO_DETAIL}`) ? 'yes' : 'no',
+		stepLabels: /(?:^|\n|[.!?;]\s)\s*(?:[-*•]\s*)?step\s*\d+\s*[:.)]/i.test(n) ? 'yes' : 'no',
 		ending: last === '' ? 'empty' : /[\p{L}\p{N}]/u.test(last) ? 'letter or digit' : `“${last}”`,
 		characters: t.length,
 		words: t === '' ? 0 : t.split(/\s+/).length

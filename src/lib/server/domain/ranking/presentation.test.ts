@@ -166,4 +166,16 @@ describe('presentCandidates', () => {
 		);
 		expect(parts).toEqual({ answer: '1', detail: 'The dose is wrong.' });
 	});
+
+	it('collapses long whitespace runs in any answer (as imported, up to 200,000 characters)', () => {
+		const gap = ' \n\t'.repeat(60_000);
+		const text = `Final Answer:${gap}It rises${gap}Reasoning:${gap}Step 1:${gap}sodium loss`;
+		expect(presentCandidates({ type: 'multi_hop' }, [model(text), model(text)])).toEqual([
+			'Answer: It rises\n\nReasoning:\nSodium loss.',
+			'Answer: It rises\n\nReasoning:\nSodium loss.'
+		]);
+		expect(
+			presentCandidates({ type: 'list', options: ['A b'] }, [model(`a${' \t'.repeat(100_000)}b`)])
+		).toEqual(['A b']);
+	});
 });

@@ -52,6 +52,18 @@ export const NO_DETAIL = '(none given)';
 
 const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 
+/**
+ * Whitespace runs collapsed to one space within lines, blank lines to one: the presentation's
+ * patterns then never face long whitespace runs (which would make them backtrack quadratically).
+ */
+export function normaliseSpace(s: string): string {
+	const out: string[] = [];
+	for (const line of s.split('\n').map(collapse))
+		if (line || (out.length && out[out.length - 1] !== '')) out.push(line);
+	while (out.at(-1) === '') out.pop();
+	return out.join('\n');
+}
+
 /** Upper-cases the first letter when the first word is all lower case ("when" → "When", "pH" stays). */
 export function sentenceCase(s: string): string {
 	return s.replace(/^(\p{Ll})(\p{Ll}*)(?!\p{L})/u, (_, first: string, rest: string) => {
@@ -252,7 +264,7 @@ function multiHopInverse(text: string): Parts {
 
 /** Splits one candidate's text into its canonical answer and reasoning or explanation parts. */
 export function splitParts(item: PresentationItem, candidate: RawCandidate): Parts {
-	const text = candidate.text ?? '';
+	const text = normaliseSpace(candidate.text ?? '');
 	const options = item.options ?? [];
 	switch (item.type) {
 		case 'true_false':
