@@ -1,5 +1,5 @@
 import { DEMO_MODELS } from '../../../src/lib/server/demo/demo-data';
-import { expect, test } from '../fixtures';
+import { expect, loginAs, test } from '../fixtures';
 import { createOpenStudy, startRanking } from './helpers';
 
 const FORBIDDEN = [
@@ -9,6 +9,15 @@ const FORBIDDEN = [
 	'is_reference',
 	'modelId',
 	'model_id'
+];
+
+// The prompts' answer scaffolding: only the models write it, so it would mark them apart from the
+// reference; the canonical presentation strips it.
+const SCAFFOLDING = [
+	'final answer:',
+	'incorrect explanation:',
+	'incorrect reasoning step:',
+	'incorrect reasoning explanation:'
 ];
 
 function assertBlind(where: string, body: string) {
@@ -26,6 +35,10 @@ test('nothing a physician can fetch names a model or marks the reference', async
 	const origin = new URL(page.url()).origin;
 	// The rendered DOM after hydration, including element ids and class names.
 	assertBlind('ranking DOM', await page.content());
+	const answers = await page.locator('.response .text').allTextContents();
+	expect(answers).toHaveLength(4);
+	for (const text of answers)
+		for (const prefix of SCAFFOLDING) expect(text.toLowerCase()).not.toContain(prefix);
 
 	const pages = ['/rank', question, `${question}/__data.json`, '/rank/__data.json', '/__data.json'];
 	for (const path of pages) {
@@ -70,5 +83,24 @@ test('nothing a physician can fetch names a model or marks the reference', async
 		expect(response.status(), path).toBe(403);
 		assertBlind(path, await response.text());
 	}
+	await context.close();
+});
+
+test('the study page reports how often the reference is identifiable by its form', async ({
+	browser
+}) => {
+	test.setTimeout(60_000);
+	const studyId = await createOpenStudy(browser, `E2E audit ${Date.now()}`, [
+		'Short inverse',
+		'Multi-hop inverse'
+	]);
+	const context = await browser.newContext();
+	const page = await context.newPage();
+	await loginAs(page, 'organiser');
+	await page.goto(`/admin/studies/${studyId}`);
+	const audit = page.getByRole('region', { name: 'Blinding audit' });
+	// Demo models write the prompts' prefixes; the demo references do not: 6 of 6 raw, 0 shown.
+	await expect(audit).toContainText('Reference identifiable by form in 0 of 6 questions (0 %)');
+	await expect(audit).toContainText('As imported, before the canonical presentation: 6 of 6.');
 	await context.close();
 });

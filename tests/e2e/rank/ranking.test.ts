@@ -114,17 +114,17 @@ test('two physicians rank by keyboard and by drag and drop; the export has both 
 	expect(keyboardRows).toHaveLength(4);
 	for (const [letter, rank] of Object.entries(keyboardRanks)) {
 		const row = keyboardRows.find((r) => r.rank === rank)!;
-		expect(row.model, `rank ${rank}`).toBe(modelOfText(keyboardTexts[letter]));
+		// The text shown at that letter is the row's shown text; its raw text is the model's response.
+		expect(row.shown_text, `rank ${rank}`).toBe(keyboardTexts[letter]);
+		expect(row.model, `rank ${rank}`).toBe(modelOfText(String(row.candidate_text)));
 		expect(row.display_position).toBe(letter.charCodeAt(0) - 64);
 	}
 	expect(keyboardRows.map((r) => r.tag)).toEqual(['okay', 'okay', 'bad', 'good']);
 	const dragRows = byComment('drag physician comment');
 	expect(dragRows).toHaveLength(4);
-	expect(dragRows.find((r) => r.rank === dragRanks.D)).toMatchObject({
-		tag: 'bad',
-		display_position: 4,
-		model: modelOfText(dragFirstText)
-	});
+	const dragFirst = dragRows.find((r) => r.rank === dragRanks.D)!;
+	expect(dragFirst).toMatchObject({ tag: 'bad', display_position: 4, shown_text: dragFirstText });
+	expect(dragFirst.model).toBe(modelOfText(String(dragFirst.candidate_text)));
 	expect(dragRows.find((r) => r.rank === dragRanks.A)).toMatchObject({ display_position: 1 });
 	expect(new Set(dragRows.map((r) => r.model))).toEqual(
 		new Set(['clinic-gpt-7b', 'medllama-13b', 'openmed-3b', 'reference'])

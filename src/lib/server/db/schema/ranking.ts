@@ -93,8 +93,14 @@ export const candidate = pgTable(
 		responseId: integer().references(() => response.id),
 		modelId: integer().references(() => model.id),
 		isReference: boolean().notNull().default(false),
-		/** The text shown, frozen when the study opens. */
-		text: text().notNull()
+		/** The raw text (model response or reference answer), frozen when the study opens. */
+		text: text().notNull(),
+		/**
+		 * What physicians see: `text` in the canonical presentation of its question type
+		 * (`domain/ranking/presentation.ts`), frozen with it. Null for candidates frozen before
+		 * presentation existed; they show `text`, so an open study does not change under its raters.
+		 */
+		shownText: text()
 	},
 	(t) => [index().on(t.studyQuestionId)]
 );

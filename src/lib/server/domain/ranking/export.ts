@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
 	assignment,
@@ -18,6 +18,8 @@ import { toCsv } from '../../csv';
  * Columns of the long table: one row per (ranking, candidate). `presentation_position` is the
  * question's place in the physician's sequence (1 = first shown); `order_seed` reproduces the
  * physician's question order (`questionOrder` in shuffle.ts; empty before orders were seeded).
+ * `candidate_text` is the stored raw text, `shown_text` what the physician saw (its canonical
+ * presentation).
  */
 export const EXPORT_COLUMNS = [
 	'study',
@@ -31,6 +33,8 @@ export const EXPORT_COLUMNS = [
 	'order_seed',
 	'candidate_id',
 	'model',
+	'candidate_text',
+	'shown_text',
 	'display_position',
 	'rank',
 	'tag',
@@ -63,6 +67,8 @@ export async function exportRankings(
 			candidateId: candidate.id,
 			isReference: candidate.isReference,
 			model: model.name,
+			text: candidate.text,
+			shownText: sql<string>`coalesce(${candidate.shownText}, ${candidate.text})`,
 			displayPosition: rankingEntry.displayPosition,
 			rank: rankingEntry.rank,
 			tag: rankingEntry.tag,
@@ -100,6 +106,8 @@ export async function exportRankings(
 		order_seed: r.orderSeed,
 		candidate_id: r.candidateId,
 		model: r.isReference ? 'reference' : r.model,
+		candidate_text: r.text,
+		shown_text: r.shownText,
 		display_position: r.displayPosition,
 		rank: r.rank,
 		tag: r.tag,

@@ -215,7 +215,8 @@ export async function getAssignmentView(db: Db, publicId: string, physicianId: s
 		.select({
 			id: assignmentCandidate.publicId,
 			position: assignmentCandidate.position,
-			text: candidate.text
+			// The canonical presentation; candidates frozen before it existed keep their raw text.
+			text: sql<string>`coalesce(${candidate.shownText}, ${candidate.text})`
 		})
 		.from(assignmentCandidate)
 		.innerJoin(candidate, eq(candidate.id, assignmentCandidate.candidateId))

@@ -20,6 +20,8 @@ import { recordAudit } from '../audit/audit';
 import { physicianSupply } from '../people/users';
 import { chunk } from '../../db/chunk';
 import { DomainError, parseInput } from '../../errors';
+import { blindingWarning } from './blinding';
+import { presentCandidates, type PresentationItem } from './presentation';
 
 /** Which items a study asks about: filters combined with AND, or an explicit list of item ids. */
 export const selectionSchema = z.object({
@@ -272,7 +274,7 @@ export async function createStudy(
 }
 
 /** Inserts the study's questions and candidate texts (model responses and the reference). */
-async function freezeQuestions(tx: Tx, study: RankingStudy): Promise<number> {
+export async function freezeQuestions(tx: Tx, study: RankingStudy): Promise<number> {
 	const modelIds = (
 		await tx
 			.select({ id: studyModel.modelId })
@@ -315,30 +317,52 @@ async function freezeQuestions(tx: Tx, study: RankingStudy): Promise<number> {
 			modelId: r.modelId,
 			text: r.text
 		}));
-		if (study.includeReference) {
-			const refs = await tx
-				.select({
-					id: qaItemVersion.id,
-					itemId: qaItemVersion.itemId,
-					answer: qaItemVersion.answer
-				})
-				.from(qaItemVersion)
-				.where(
-					inArray(
-						qaItemVersion.id,
-						part.map((e) => e.versionId)
-					)
-				);
-			for (const r of refs)
+		const versions = await tx
+			.select({
+				itemId: qaItemVersion.itemId,
+				type: qaItemVersion.type,
+				options: qaItemVersion.options,
+				reasoning: qaItemVersion.reasoning,
+				answer: qaItemVersion.answer
+			})
+			.from(qaItemVersion)
+			.where(
+				inArray(
+					qaItemVersion.id,
+					part.map((e) => e.versionId)
+				)
+			);
+		if (study.includeReference)
+			for (const v of versions)
 				rows.push({
-					studyQuestionId: questionOf.get(r.itemId)!,
+					studyQuestionId: questionOf.get(v.itemId)!,
 					isReference: true,
-					text: r.answer ?? ''
+					text: v.answer ?? ''
 				});
-		}
+		presentRows(rows, new Map(versions.map((v) => [questionOf.get(v.itemId)!, v])));
 		for (const c of chunk(rows, 2000)) await tx.insert(candidate).values(c);
 	}
 	return eligible.length;
+}
+
+/** Sets each row's shown text: its question's candidates presented together (presentation.ts). */
+function presentRows(
+	rows: (typeof candidate.$inferInsert)[],
+	itemOf: Map<number, PresentationItem>
+): void {
+	const byQuestion = new Map<number, (typeof candidate.$inferInsert)[]>();
+	for (const r of rows) {
+		const list = byQuestion.get(r.studyQuestionId) ?? [];
+		list.push(r);
+		byQuestion.set(r.studyQuestionId, list);
+	}
+	for (const [questionId, list] of byQuestion) {
+		const shown = presentCandidates(
+			itemOf.get(questionId)!,
+			list.map((r) => ({ text: r.text, isReference: r.isReference ?? false }))
+		);
+		list.forEach((r, i) => (r.shownText = shown[i]));
+	}
 }
 
 const TRANSITIONS: Record<'open' | 'pause' | 'close', { from: StudyState[]; to: StudyState }> = {
@@ -348,15 +372,29 @@ const TRANSITIONS: Record<'open' | 'pause' | 'close', { from: StudyState[]; to: 
 };
 export type StudyTransition = keyof typeof TRANSITIONS;
 
-/** Every check an opening (first or resumed) must pass or have confirmed: one entry per source. */
-async function openingChecks(tx: Tx, study: RankingStudy, now: Date): Promise<StudyCheck[]> {
-	return [await physicianCheck(tx, study.ratersPerQuestion, now)];
+/**
+ * Every check an opening (first or resumed) must pass or have confirmed: one entry per source.
+ * The blinding audit runs on the first opening, over the texts just frozen.
+ */
+async function openingChecks(
+	tx: Tx,
+	study: RankingStudy,
+	now: Date,
+	firstOpening: boolean
+): Promise<StudyCheck[]> {
+	const checks = [await physicianCheck(tx, study.ratersPerQuestion, now)];
+	if (firstOpening) {
+		const blinding = await blindingWarning(tx, study.id);
+		checks.push({ refusals: [], warnings: blinding ? [blinding] : [] });
+	}
+	return checks;
 }
 
 /**
  * Moves a study through draft → open ⇄ paused → closed. The first opening freezes the question
  * set and the candidate texts; later changes to items or responses do not reach the study. Every
- * opening runs the opening checks: refusals stop it, warnings need `confirm`.
+ * opening runs the opening checks (enough physicians; on the first opening, the blinding audit
+ * of the frozen texts): refusals stop it, warnings need `confirm`.
  */
 export async function changeStudyState(
 	db: Db,
@@ -376,12 +414,18 @@ export async function changeStudyState(
 		if (!rule.from.includes(study.state))
 			throw new DomainError('conflict', `A ${study.state} study cannot be ${transition}ed.`);
 		const now = options.now ?? new Date();
+		let questions: number | undefined;
+		// The first opening freezes the candidates before the checks: the blinding audit reads the
+		// frozen texts, and a refusal rolls the freeze back with everything else.
+		if (study.state === 'draft') questions = await freezeQuestions(tx, study);
 		const confirmedWarnings =
 			rule.to === 'open'
-				? confirmChecks(await openingChecks(tx, study, now), options.confirm ?? false, 'open')
+				? confirmChecks(
+						await openingChecks(tx, study, now, study.state === 'draft'),
+						options.confirm ?? false,
+						'open'
+					)
 				: [];
-		let questions: number | undefined;
-		if (study.state === 'draft') questions = await freezeQuestions(tx, study);
 		const [updated] = await tx
 			.update(rankingStudy)
 			.set({

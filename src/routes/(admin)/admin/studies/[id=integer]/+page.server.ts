@@ -5,8 +5,11 @@ import { getDb } from '$lib/server/db';
 import { renderMarkdown } from '$lib/markdown';
 import { studyProgress } from '$lib/server/domain/ranking/progress';
 import { changeStudyState, getStudy } from '$lib/server/domain/ranking/studies';
+import { auditStudy } from '$lib/server/domain/ranking/blinding';
+import { previewStudyAudit } from '$lib/server/domain/ranking/blinding-preview';
+import { auditView, type BlindingAudit } from '$lib/server/domain/ranking/blinding-audit';
 import { failWith } from '$lib/server/errors';
-import { readForm } from '$lib/server/forms';
+import { field, readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, params, url }) => {
@@ -17,14 +20,18 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 	return {
 		study,
 		instructionsHtml: renderMarkdown(study.instructions),
-		progress: await studyProgress(db, study.id)
+		progress: await studyProgress(db, study.id),
+		// A draft has no candidates yet: its audit runs on request (the `audit` action).
+		blinding: study.state === 'draft' ? null : view(await auditStudy(db, study.id))
 	};
 };
 
+const view = (a: { shown: BlindingAudit; raw: BlindingAudit }) => auditView(a.shown, a.raw);
+
 const transition = z.object({
 	transition: z.enum(['open', 'pause', 'close']),
-	// "Open anyway": the organiser has read the warnings the first attempt listed.
-	confirm: z.preprocess((v) => v === '1', z.boolean())
+	/** "Open anyway": the organiser has read the warnings the first attempt listed. */
+	confirm: field.checkbox()
 });
 
 export const actions: Actions = {
@@ -41,6 +48,14 @@ export const actions: Actions = {
 				{ confirm: input.data.confirm }
 			);
 			return { message: `The study is now ${study.state}.` };
+		} catch (e) {
+			return failWith(e);
+		}
+	},
+	audit: async ({ locals, params }) => {
+		requireRole(locals, 'organiser');
+		try {
+			return { preview: view(await previewStudyAudit(getDb(), Number(params.id))) };
 		} catch (e) {
 			return failWith(e);
 		}

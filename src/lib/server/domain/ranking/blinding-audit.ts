@@ -1,0 +1,241 @@
+// The blinding audit: does any simple surface feature of the texts physicians see tell the
+// reference answer (or one model) apart from the other candidates of a question? Pure functions
+// over texts, so the same audit runs on raw and on presented texts.
+import type { QaType } from '../../../constants';
+import { NO_DETAIL, normaliseSpace } from './presentation';
+
+/** Features an organiser can remove by presenting every candidate the same way. */
+export const FORM_FEATURES = [
+	'prefix',
+	'separator',
+	'firstLetter',
+	'lines',
+	'detailPart',
+	'stepLabels',
+	'ending'
+] as const;
+/** Features that follow from what a candidate says; reported, never changed (no truncation). */
+export const LENGTH_FEATURES = ['characters', 'words'] as const;
+export type FormFeature = (typeof FORM_FEATURES)[number];
+export type LengthFeature = (typeof LENGTH_FEATURES)[number];
+export type Feature = FormFeature | LengthFeature;
+
+/** How each feature reads on the study page. */
+export const FEATURE_LABELS: Record<Feature, string> = {
+	prefix: 'leading label (e.g. “Final Answer:”)',
+	separator: 'list separator',
+	firstLetter: 'case of the first letter',
+	lines: 'number of lines',
+	detailPart: 'reasoning or explanation part',
+	stepLabels: 'reasoning labelled “Step N:”',
+	ending: 'final punctuation',
+	characters: 'length in characters',
+	words: 'length in words'
+};
+
+const DETAIL_LABEL_LINE =
+	/(?:^|\n|\s)[*_]*(?:incorrect reasoning explanation|explanation|reasoning)[*_]*\s*[:：]/i;
+
+const NUMERIC: ReadonlySet<Feature> = new Set(['lines', 'characters', 'words']);
+
+/** One candidate's surface features. */
+export type Features = Record<Feature, string | number>;
+
+/** The surface features of one text as a physician sees it. */
+export function surfaceFeatures(text: string, type: QaType): Features {
+	const t = text.trim();
+	// Patterns run on normalised whitespace (no long runs to backtrack over); counts on the text.
+	const n = normaliseSpace(t);
+	const lines = t === '' ? 0 : t.split('\n').length;
+	const label = /^[\s*_#>"'`-]*([A-Za-z]+(?: [A-Za-z]+){0,3})[*_]*\s*[:：]/.exec(n);
+	const first = /\p{L}/u.exec(n.replace(/^[\s*_#>"'`(-]+/, ''));
+	const startsWithLetter = first?.index === 0;
+	const last = t.slice(-1);
+	return {
+		prefix: label ? label[1].toLowerCase().replace(/\s+/g, ' ') : 'none',
+		separator: type === 'list' ? listSeparator(n) : 'n/a',
+		firstLetter: !startsWithLetter
+			? 'not a letter'
+			: first[0] === first[0].toLowerCase() && first[0] !== first[0].toUpperCase()
+				? 'lower'
+				: 'upper',
+		lines,
+		// The presentation's placeholder for a missing part counts as no part.
+		detailPart: DETAIL_LABEL_LINE.test(n) && !n.endsWith(`:\n${NO_DETAIL}`) ? 'yes' : 'no',
+		stepLabels: /(?:^|\n|[.!?;]\s)\s*(?:[-*•]\s*)?step\s*\d+\s*[:.)]/i.test(n) ? 'yes' : 'no',
+		ending: last === '' ? 'empty' : /[\p{L}\p{N}]/u.test(last) ? 'letter or digit' : `“${last}”`,
+		characters: t.length,
+		words: t === '' ? 0 : t.split(/\s+/).length
+	};
+}
+
+/** How the items of a list answer are separated, judged on its first paragraph. */
+function listSeparator(text: string): string {
+	const head = text.split(/\n\s*\n/)[0];
+	if (head.includes(';')) return '“; ”';
+	if (head.trim().split('\n').length > 1) return 'one per line';
+	if (head.includes(',')) return '“, ”';
+	return 'none';
+}
+
+/**
+ * Whether `target` stands out from `others` on one feature. Categorical features: every other
+ * candidate has one and the same value and the target's differs. Numeric features (lines,
+ * characters, words): the target is the strict minimum (or maximum) and the gap to the nearest
+ * other candidate is larger than the spread of the others and at least half the smaller value
+ * (the larger is at least 1.5 × the smaller). Needs at least two other candidates: with one, every
+ * difference would "single out" both.
+ */
+export function singlesOut(
+	feature: Feature,
+	target: string | number,
+	others: readonly (string | number)[]
+): boolean {
+	if (others.length < 2) return false;
+	if (!NUMERIC.has(feature)) return others.every((o) => o === others[0]) && target !== others[0];
+	const t = Number(target);
+	const values = others.map(Number);
+	const low = Math.min(...values);
+	const high = Math.max(...values);
+	const spread = high - low;
+	if (t < low) return low - t > spread && low >= 1.5 * t;
+	if (t > high) return t - high > spread && t >= 1.5 * high;
+	return false;
+}
+
+/** One question's candidates as a physician would see them. */
+export interface AuditQuestion {
+	/** Identifies the question on the organiser's page (e.g. item id). */
+	id: number;
+	label: string;
+	type: QaType;
+	candidates: readonly { text: string; isReference: boolean; model: string | null }[];
+}
+
+/** A question where one feature tells a candidate apart, and which. */
+export interface Flagged {
+	id: number;
+	label: string;
+	features: Feature[];
+}
+
+/** A model that one feature tells apart in many of its questions. */
+export interface ModelGiveaway {
+	model: string;
+	feature: FormFeature;
+	questions: number;
+	of: number;
+}
+
+export interface BlindingAudit {
+	questions: number;
+	/** Questions that have a reference candidate. */
+	withReference: number;
+	/** Questions where a form feature singles out the reference. */
+	byForm: Flagged[];
+	/** Questions where the length singles out the reference (reported only). */
+	byLength: Flagged[];
+	/** Models singled out by one form feature in at least half of their questions (and ≥ 3). */
+	models: ModelGiveaway[];
+}
+
+/** The smallest number of questions, and share, that make a model "consistently" identifiable. */
+export const CONSISTENT_MIN_QUESTIONS = 3;
+export const CONSISTENT_SHARE = 0.5;
+
+/** Audits the questions of a study: which features single out the reference or one model. */
+export function auditBlinding(questions: readonly AuditQuestion[]): BlindingAudit {
+	const audit: BlindingAudit = {
+		questions: questions.length,
+		withReference: 0,
+		byForm: [],
+		byLength: [],
+		models: []
+	};
+	const modelHits = new Map<string, { of: number; hits: Map<FormFeature, number> }>();
+	for (const q of questions) {
+		const features = q.candidates.map((c) => surfaceFeatures(c.text, q.type));
+		const standsOut = (i: number, f: Feature) =>
+			singlesOut(
+				f,
+				features[i][f],
+				features.filter((_, j) => j !== i).map((x) => x[f])
+			);
+		const ref = q.candidates.findIndex((c) => c.isReference);
+		if (ref >= 0) {
+			audit.withReference++;
+			const form = FORM_FEATURES.filter((f) => standsOut(ref, f));
+			const length = LENGTH_FEATURES.filter((f) => standsOut(ref, f));
+			if (form.length) audit.byForm.push({ id: q.id, label: q.label, features: form });
+			if (length.length) audit.byLength.push({ id: q.id, label: q.label, features: length });
+		}
+		q.candidates.forEach((c, i) => {
+			if (c.isReference || c.model === null) return;
+			const entry = modelHits.get(c.model) ?? { of: 0, hits: new Map() };
+			entry.of++;
+			for (const f of FORM_FEATURES)
+				if (standsOut(i, f)) entry.hits.set(f, (entry.hits.get(f) ?? 0) + 1);
+			modelHits.set(c.model, entry);
+		});
+	}
+	for (const [model, { of, hits }] of modelHits)
+		for (const [feature, n] of hits)
+			if (n >= CONSISTENT_MIN_QUESTIONS && n >= CONSISTENT_SHARE * of)
+				audit.models.push({ model, feature, questions: n, of });
+	audit.models.sort((a, b) => b.questions - a.questions || a.model.localeCompare(b.model));
+	return audit;
+}
+
+/** "Reference identifiable by form in 3 of 35 questions (9 %)". */
+export function describeAudit(audit: BlindingAudit): string {
+	if (!audit.withReference) return 'No question has the reference answer among its candidates.';
+	const n = audit.byForm.length;
+	return `Reference identifiable by form in ${n} of ${audit.withReference} questions (${percent(n, audit.withReference)} %)`;
+}
+
+function percent(n: number, of: number): number {
+	return Math.round((100 * n) / of);
+}
+
+/** What an organiser must confirm before opening, or null when nothing gives a candidate away. */
+export function auditWarning(audit: BlindingAudit): string | null {
+	const parts: string[] = [];
+	if (audit.byForm.length) {
+		const counts = new Map<Feature, number>();
+		for (const q of audit.byForm)
+			for (const f of q.features) counts.set(f, (counts.get(f) ?? 0) + 1);
+		const which = [...counts]
+			.sort((a, b) => b[1] - a[1])
+			.map(([f, c]) => `${FEATURE_LABELS[f]} in ${c}`)
+			.join(', ');
+		parts.push(`${describeAudit(audit)}: ${which}.`);
+	}
+	for (const m of audit.models)
+		parts.push(
+			`One model is told apart by its ${FEATURE_LABELS[m.feature]} in ${m.questions} of its ${m.of} questions.`
+		);
+	return parts.length ? parts.join(' ') : null;
+}
+
+/** The audit as the organiser's study page shows it: sentences and feature names. */
+export function auditView(shown: BlindingAudit, raw: BlindingAudit) {
+	const named = (q: Flagged) => ({
+		id: q.id,
+		label: q.label,
+		features: q.features.map((f) => FEATURE_LABELS[f]).join(', ')
+	});
+	return {
+		identifiable: shown.byForm.length,
+		headline: describeAudit(shown),
+		/** The same count on the raw texts: what the presentation removed. */
+		raw: raw.withReference ? `${raw.byForm.length} of ${raw.withReference}` : null,
+		byForm: shown.byForm.map(named),
+		byLength: shown.byLength.map(named),
+		withReference: shown.withReference,
+		models: shown.models.map(
+			(m) =>
+				`${m.model} is told apart by its ${FEATURE_LABELS[m.feature]} in ${m.questions} of its ${m.of} questions.`
+		)
+	};
+}
+export type AuditView = ReturnType<typeof auditView>;
