@@ -8,7 +8,6 @@ import {
 	ilike,
 	isNull,
 	not,
-	notExists,
 	or,
 	sql,
 	type SQL
@@ -16,15 +15,7 @@ import {
 import { z } from 'zod';
 import { listQuerySchema } from '../../../schemas/list-query';
 import type { Db } from '../../db/client';
-import {
-	importRecord,
-	model,
-	passage,
-	qaItem,
-	qaItemVersion,
-	response,
-	review
-} from '../../db/schema';
+import { importRecord, model, passage, qaItem, qaItemVersion, response } from '../../db/schema';
 import {
 	ITEM_OUTCOMES,
 	ITEM_STATUSES,
@@ -86,10 +77,10 @@ const sortColumns = {
 	provenance: qaItem.provenance
 };
 
-const held = heldSql(qaItem.id);
-const hasPassage = exists(
-	sql`(select 1 from ${passage} where ${passage.paragraphId} = ${qaItem.paragraphId})`
-);
+const held = heldSql();
+// Subqueries in plain SQL with aliases: drizzle leaves columns unqualified in single-table
+// selects, which inside a subquery would name the subquery's own columns.
+const hasPassage = sql`exists (select 1 from "passage" src where src.paragraph_id = "qa_item"."paragraph_id")`;
 
 /** The condition of one outcome (see `itemOutcome`, which this mirrors in SQL). */
 function outcomeFilter(outcome: ItemOutcome): SQL {
@@ -149,7 +140,7 @@ function itemFilters(db: Db, query: ItemQuery): SQL | undefined {
 
 // Independent reviews are first revisions (one per round at most); amendments are the later ones.
 const reviewCount = (first: boolean) =>
-	sql<number>`(select count(*)::int from ${review} where ${review.itemId} = ${qaItem.id} and ${review.revision} ${sql.raw(first ? '= 1' : '> 1')})`;
+	sql<number>`(select count(*)::int from "review" rv where rv.item_id = "qa_item"."id" and rv.revision ${sql.raw(first ? '= 1' : '> 1')})`;
 
 /** Selects one page (or, for the export, one batch) of the filtered, sorted items. */
 async function selectItems(db: Db, query: ItemQuery, limit: number, offset: number) {
@@ -255,7 +246,11 @@ export async function getItem(db: Db, id: number) {
 		.from(qaItem)
 		.where(eq(qaItem.id, id));
 	if (!row) return null;
-	const item = { ...row.item, held: row.held, outcome: itemOutcome({ ...row.item, held: row.held }) };
+	const item = {
+		...row.item,
+		held: row.held,
+		outcome: itemOutcome({ ...row.item, held: row.held })
+	};
 	const versions = await db
 		.select()
 		.from(qaItemVersion)

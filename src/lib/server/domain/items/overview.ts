@@ -14,7 +14,7 @@ import { countItemsByType } from './items';
 
 /** Item counts per type, workflow state and outcome: the one source of every state count. */
 export async function countItemsByStateAndOutcome(db: Db) {
-	const held = heldSql(qaItem.id);
+	const held = heldSql();
 	const rows = await db
 		.select({
 			type: qaItem.type,

@@ -352,7 +352,7 @@ export async function reviewHistory(db: Db, userId: string, limit = 200) {
 			type: qaItem.type,
 			question: qaItem.question,
 			status: qaItem.status,
-			held: heldSql(qaItem.id).mapWith(Boolean)
+			held: heldSql().mapWith(Boolean)
 		})
 		.from(review)
 		.innerJoin(qaItem, eq(qaItem.id, review.itemId))

@@ -17,7 +17,7 @@ export function adjudicationQueue(db: Db) {
 			type: qaItem.type,
 			question: qaItem.question,
 			since: qaItem.updatedAt,
-			held: heldSql(qaItem.id).mapWith(Boolean)
+			held: heldSql().mapWith(Boolean)
 		})
 		.from(qaItem)
 		.where(eq(qaItem.status, 'awaiting_adjudication'))
@@ -57,7 +57,7 @@ export async function adjudicationCase(db: Db, itemId: number, reveal = false) {
 	const [history, [{ held }]] = await Promise.all([
 		db.select().from(adjudication).where(eq(adjudication.itemId, itemId)).orderBy(asc(adjudication.id)),
 		db
-			.select({ held: heldSql(qaItem.id).mapWith(Boolean) })
+			.select({ held: heldSql().mapWith(Boolean) })
 			.from(qaItem)
 			.where(eq(qaItem.id, itemId))
 	]);

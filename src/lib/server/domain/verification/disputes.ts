@@ -67,7 +67,7 @@ export async function listDisputes(
 				type: qaItem.type,
 				itemStatus: qaItem.status,
 				itemVerdict: qaItem.finalVerdict,
-				itemHeld: heldSql(qaItem.id).mapWith(Boolean),
+				itemHeld: heldSql().mapWith(Boolean),
 				category: dispute.category,
 				status: dispute.status,
 				reason: dispute.reason,

@@ -1,13 +1,16 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { dispute, feedbackNote } from '../../db/schema';
+
+/** The item id of the `qa_item` table of the enclosing query, fully qualified. */
+export const QA_ITEM_ID = sql.raw('"qa_item"."id"');
 
 /**
  * Whether the item `itemId` is held: a dispute open or under review, or a feedback note not yet
  * resolved. Computed from those rows (never stored), so it is exact the moment a dispute or note
  * changes; both lookups use partial indexes (`dispute_open`, `feedback_note_unresolved`).
+ * Written in plain SQL with aliases: drizzle leaves columns unqualified in single-table selects,
+ * which inside a subquery would name the subquery's own columns.
  */
-export function heldSql(itemId: AnyPgColumn | SQL): SQL<boolean> {
-	return sql<boolean>`(exists (select 1 from ${dispute} where ${dispute.itemId} = ${itemId} and ${dispute.status} in ('open', 'under_review'))
-		or exists (select 1 from ${feedbackNote} where ${feedbackNote.itemId} = ${itemId} and ${feedbackNote.resolvedAt} is null))`;
+export function heldSql(itemId: SQL = QA_ITEM_ID): SQL<boolean> {
+	return sql<boolean>`(exists (select 1 from "dispute" held_d where held_d.item_id = ${itemId} and held_d.status in ('open', 'under_review'))
+		or exists (select 1 from "feedback_note" held_f where held_f.item_id = ${itemId} and held_f.resolved_at is null))`;
 }
