@@ -55,7 +55,11 @@ export async function adjudicationCase(db: Db, itemId: number, reveal = false) {
 			submittedAt: r.submittedAt
 		};
 	const [history, [{ held }]] = await Promise.all([
-		db.select().from(adjudication).where(eq(adjudication.itemId, itemId)).orderBy(asc(adjudication.id)),
+		db
+			.select()
+			.from(adjudication)
+			.where(eq(adjudication.itemId, itemId))
+			.orderBy(asc(adjudication.id)),
 		db
 			.select({ held: heldSql().mapWith(Boolean) })
 			.from(qaItem)

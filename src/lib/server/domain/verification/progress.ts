@@ -51,8 +51,7 @@ export async function verificationProgress(db: Db) {
 		...totals,
 		queue,
 		perReviewer,
-		disagreementsWaiting:
-			totals.byState.find((s) => s.status === 'awaiting_adjudication')?.n ?? 0,
+		disagreementsWaiting: totals.byState.find((s) => s.status === 'awaiting_adjudication')?.n ?? 0,
 		disputesWaiting: disputeCount('open') + disputeCount('under_review')
 	};
 }
