@@ -33,7 +33,7 @@ async function benchOn(handle: DatabaseHandle, io: Io) {
 	// Verification under way: half the items done with a verdict, 1 % held by an open dispute.
 	await handle.db.execute(sql`
 		update qa_item set status = 'done', provenance = 'single',
-			final_verdict = (array['correct', 'incorrect', 'cannot_tell'])[1 + id % 3]::verdict,
+			final_verdict = (case id % 3 when 0 then 'correct' when 1 then 'incorrect' else 'cannot_tell' end)::verdict,
 			final_relevance = 1 + id % 5
 		where id % 2 = 0`);
 	const [bench] = await seedUsers(handle.db, 1);
