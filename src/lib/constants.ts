@@ -34,13 +34,16 @@ export type ImportProblemKind = (typeof IMPORT_PROBLEM_KINDS)[number];
 export const IMPORT_WARNING_KINDS = ['duplicate_record', 'missing_passage'] as const;
 export type ImportWarningKind = (typeof IMPORT_WARNING_KINDS)[number];
 
-/** Where an item stands in verification. */
+/**
+ * An item's workflow state: which step of verification it waits for. It says nothing about the
+ * verdict: a `done` item may be correct, incorrect or undecidable (see `itemOutcome`).
+ * `withdrawn` items left verification for good.
+ */
 export const ITEM_STATUSES = [
-	'unreviewed',
-	'in_review',
+	'awaiting_primary',
 	'awaiting_secondary',
-	'disagreement',
-	'verified',
+	'awaiting_adjudication',
+	'done',
 	'withdrawn'
 ] as const;
 export type ItemStatus = (typeof ITEM_STATUSES)[number];
@@ -101,14 +104,56 @@ export const QA_TYPE_LABELS: Record<QaType, string> = {
 	multi_hop_inverse: 'Multi-hop inverse'
 };
 
-/** How an item's verification status reads on a page. */
+/** How an item's workflow state reads on a page. */
 export const ITEM_STATUS_LABELS: Record<ItemStatus, string> = {
-	unreviewed: 'unreviewed',
-	in_review: 'in review',
+	awaiting_primary: 'awaiting primary',
 	awaiting_secondary: 'awaiting secondary',
-	disagreement: 'disagreement',
-	verified: 'verified',
+	awaiting_adjudication: 'awaiting adjudication',
+	done: 'done',
 	withdrawn: 'withdrawn'
+};
+
+/**
+ * What is true about an item, in one word: `held` (an open or under-review dispute or an
+ * unresolved feedback note, whatever its verdict), else its final verdict once verification is
+ * done (`verified` means final verdict correct), `pending` before that, `withdrawn` for good.
+ */
+export const ITEM_OUTCOMES = [
+	'verified',
+	'incorrect',
+	'cannot_tell',
+	'held',
+	'pending',
+	'withdrawn'
+] as const;
+export type ItemOutcome = (typeof ITEM_OUTCOMES)[number];
+
+export const ITEM_OUTCOME_LABELS: Record<ItemOutcome, string> = {
+	verified: 'verified correct',
+	incorrect: 'incorrect',
+	cannot_tell: 'cannot tell',
+	held: 'held',
+	pending: 'no verdict yet',
+	withdrawn: 'withdrawn'
+};
+
+/** The one rule of what an item's state and final verdict mean together (see ITEM_OUTCOMES). */
+export function itemOutcome(item: {
+	status: ItemStatus;
+	finalVerdict: Verdict | null;
+	held: boolean;
+}): ItemOutcome {
+	if (item.status === 'withdrawn') return 'withdrawn';
+	if (item.held) return 'held';
+	if (item.status !== 'done' || !item.finalVerdict) return 'pending';
+	return item.finalVerdict === 'correct' ? 'verified' : item.finalVerdict;
+}
+
+/** How an item's provenance reads on a page. */
+export const PROVENANCE_LABELS: Record<Provenance, string> = {
+	single: 'single review',
+	agreed: 'two agreeing reviews',
+	adjudicated: 'adjudicated'
 };
 
 export const TAG_LABELS: Record<Tag, string> = { good: 'Good', okay: 'Okay', bad: 'Bad' };

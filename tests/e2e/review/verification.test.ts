@@ -109,6 +109,24 @@ test('one verification cycle: seeded sample, keyboard review, blind secondary, a
 		await expect(page.getByText('No disagreements are waiting.')).toBeVisible();
 	});
 
+	await test.step("the items table shows each item's state apart from its verdict", async () => {
+		const page = await pageFor(browser, 'organiser');
+		await page.goto('/admin/items?provenance=adjudicated');
+		await expect(page.getByRole('columnheader', { name: 'State' })).toBeVisible();
+		await expect(page.getByRole('columnheader', { name: 'Outcome' })).toBeVisible();
+		const adjudicated = page.locator('main tbody tr');
+		await expect(adjudicated).toHaveCount(1);
+		await expect(adjudicated.locator('td.status')).toHaveText('done');
+		await expect(adjudicated.locator('td.outcome')).toHaveText('verified correct');
+		await expect(adjudicated.locator('td.finalVerdict')).toHaveText('Correct');
+		// Three first reviews: one agreed, one adjudicated, one still waiting for its second review.
+		await page.goto('/admin/items?status=done');
+		await expect(page.getByText(/^2 items/)).toBeVisible();
+		await page.goto('/admin/items?status=awaiting_secondary&outcome=pending');
+		await expect(page.getByText(/^1 item\b/)).toBeVisible();
+		await expect(page.locator('main tbody td.outcome')).toHaveText('no verdict yet');
+	});
+
 	await test.step('a snapshot of the verified items is frozen and its export downloads', async () => {
 		const page = await pageFor(browser, 'organiser');
 		await page.goto('/admin/verification/snapshots');
@@ -128,6 +146,9 @@ test('one verification cycle: seeded sample, keyboard review, blind secondary, a
 		const records = Object.values(exported.files).flat() as { question: string; type: string }[];
 		expect(records.length).toBe(exported.snapshot.itemCount);
 		expect(records.every((r) => r.question && r.type)).toBe(true);
+		// Each record's outcome sits beside it in the wrapper, file by file.
+		for (const [file, list] of Object.entries(exported.files) as [string, unknown[]][])
+			expect(exported.outcomes[file]).toHaveLength(list.length);
 	});
 });
 
@@ -149,6 +170,10 @@ test('a dispute is raised from the review screen and rejected by an organiser', 
 	await reviewer.waitForURL((u) => u.href !== url);
 
 	const page = await pageFor(browser, 'organiser');
+	// The open dispute holds the item, whatever its verdict.
+	await page.goto('/admin/items?held=yes');
+	const heldRow = page.locator('main tbody tr', { hasText: question });
+	await expect(heldRow.locator('td.outcome')).toHaveText('held');
 	await page.goto('/admin/verification/disputes?status=open&category=not_supported_by_source');
 	const row = page.locator('tbody tr', { hasText: question });
 	await expect(row).toHaveCount(1);
@@ -161,4 +186,6 @@ test('a dispute is raised from the review screen and rejected by an organiser', 
 	await expect(page.getByRole('heading', { name: /Dispute #\d+ Rejected/ })).toBeVisible();
 	await expect(page.locator('.thread')).toContainText('set status to Rejected');
 	await expect(page.getByRole('button', { name: 'Reject' })).toHaveCount(0);
+	await page.goto('/admin/items?held=yes');
+	await expect(page.locator('main tbody tr', { hasText: question })).toHaveCount(0);
 });

@@ -87,7 +87,8 @@ export const qaItem = pgTable(
 		question: text().notNull(),
 		currentVersionId: integer().references((): AnyPgColumn => qaItemVersion.id),
 		currentVersion: integer().notNull().default(1),
-		status: itemStatus().notNull().default('unreviewed'),
+		/** Workflow state; the verdict is in finalVerdict (written only by resolveItemOutcome). */
+		status: itemStatus().notNull().default('awaiting_primary'),
 		inSecondarySample: boolean().notNull().default(false),
 		provenance: provenance(),
 		finalVerdict: verdict(),

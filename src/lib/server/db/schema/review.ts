@@ -17,6 +17,7 @@ import {
 	disputeCategory,
 	disputeStatus,
 	feedbackCategory,
+	provenance,
 	reviewRound,
 	taskState,
 	verdict
@@ -156,7 +157,14 @@ export const feedbackNote = pgTable(
 		resolution: text(),
 		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
 	},
-	(t) => [index().on(t.itemId), index().on(t.category)]
+	(t) => [
+		index().on(t.itemId),
+		index().on(t.category),
+		// Unresolved notes hold their item: the held filter and counts read only these rows.
+		index('feedback_note_unresolved')
+			.on(t.itemId)
+			.where(sql`${t.resolvedAt} is null`)
+	]
 );
 export type FeedbackNote = typeof feedbackNote.$inferSelect;
 
@@ -184,7 +192,14 @@ export const dispute = pgTable(
 		updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 		resolvedAt: timestamp({ withTimezone: true })
 	},
-	(t) => [index().on(t.status), index().on(t.itemId)]
+	(t) => [
+		index().on(t.status),
+		index().on(t.itemId),
+		// Open and under-review disputes hold their item.
+		index('dispute_open')
+			.on(t.itemId)
+			.where(sql`${t.status} in ('open', 'under_review')`)
+	]
 );
 export type Dispute = typeof dispute.$inferSelect;
 
@@ -231,7 +246,9 @@ export const snapshotItem = pgTable(
 		itemVersionId: integer()
 			.notNull()
 			.references(() => qaItemVersion.id),
-		finalRelevance: smallint().notNull()
+		finalRelevance: smallint().notNull(),
+		/** How the final judgement came about when frozen; null only for rows frozen before it was kept. */
+		provenance: provenance()
 	},
 	(t) => [uniqueIndex().on(t.snapshotId, t.itemId)]
 );

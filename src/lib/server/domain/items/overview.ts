@@ -1,17 +1,58 @@
 import { count, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { model, passage, qaItem, response } from '../../db/schema';
+import {
+	ITEM_OUTCOMES,
+	ITEM_STATUSES,
+	itemOutcome,
+	type ItemOutcome,
+	type ItemStatus,
+	type QaType
+} from '../../../constants';
+import { heldSql } from '../verification/held';
 import { countItemsByType } from './items';
+
+/** Item counts per type, workflow state and outcome: the one source of every state count. */
+export async function countItemsByStateAndOutcome(db: Db) {
+	const held = heldSql();
+	const rows = await db
+		.select({
+			type: qaItem.type,
+			status: qaItem.status,
+			finalVerdict: qaItem.finalVerdict,
+			held: held.mapWith(Boolean),
+			n: count()
+		})
+		.from(qaItem)
+		.groupBy(qaItem.type, qaItem.status, qaItem.finalVerdict, held);
+	return rows.map((r) => ({
+		type: r.type as QaType,
+		status: r.status as ItemStatus,
+		outcome: itemOutcome(r),
+		n: r.n
+	}));
+}
+
+type Counted = Awaited<ReturnType<typeof countItemsByStateAndOutcome>>;
+
+/** Totals per workflow state and per outcome (each list covers every item once). */
+export function stateAndOutcomeTotals(rows: Counted) {
+	const sum = (keep: (r: Counted[number]) => boolean) =>
+		rows.filter(keep).reduce((n, r) => n + r.n, 0);
+	return {
+		byState: ITEM_STATUSES.map((status) => ({ status, n: sum((r) => r.status === status) })),
+		byOutcome: ITEM_OUTCOMES.map((outcome: ItemOutcome) => ({
+			outcome,
+			n: sum((r) => r.outcome === outcome)
+		}))
+	};
+}
 
 /** Counts for the organiser's overview page. */
 export async function adminOverview(db: Db) {
-	const [byType, byStatus, byModel, [p], [r]] = await Promise.all([
+	const [byType, counted, byModel, [p], [r]] = await Promise.all([
 		countItemsByType(db),
-		db
-			.select({ status: qaItem.status, n: count() })
-			.from(qaItem)
-			.groupBy(qaItem.status)
-			.orderBy(qaItem.status),
+		countItemsByStateAndOutcome(db),
 		db
 			.select({ name: model.name, n: count(response.id) })
 			.from(model)
@@ -23,7 +64,7 @@ export async function adminOverview(db: Db) {
 	]);
 	return {
 		byType,
-		byStatus,
+		...stateAndOutcomeTotals(counted),
 		byModel,
 		totals: {
 			items: byType.reduce((s, t) => s + t.n, 0),

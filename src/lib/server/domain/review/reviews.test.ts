@@ -73,7 +73,7 @@ describeEachDb('reviews', (h) => {
 		expect(task).toMatchObject({ state: 'done', doneBy: alice.id });
 		const [item] = await h.db.select().from(qaItem).where(eq(qaItem.id, lease.itemId));
 		expect(item).toMatchObject({
-			status: 'verified',
+			status: 'done',
 			provenance: 'single',
 			finalVerdict: 'correct',
 			finalRelevance: 5

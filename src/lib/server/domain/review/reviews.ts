@@ -17,6 +17,7 @@ import { recordAudit } from '../audit/audit';
 import { resolveItemOutcome } from '../verification/disagreement';
 import { DomainError } from '../../errors';
 import { claimNext, lockLeasedTask, type Lease } from './queue';
+import { heldSql } from '../verification/held';
 
 const optionalText = (max: number) =>
 	z
@@ -350,7 +351,8 @@ export async function reviewHistory(db: Db, userId: string, limit = 200) {
 			submittedAt: review.submittedAt,
 			type: qaItem.type,
 			question: qaItem.question,
-			status: qaItem.status
+			status: qaItem.status,
+			held: heldSql().mapWith(Boolean)
 		})
 		.from(review)
 		.innerJoin(qaItem, eq(qaItem.id, review.itemId))

@@ -30,14 +30,14 @@ describeEachDb('adjudication', (h) => {
 		const one = await reviewNext(h.db, alice.id, { verdict: 'correct', relevance: 5 });
 		await reviewNext(h.db, bob.id, { verdict: 'correct', relevance: 4 });
 		expect(await itemOf(one.lease.itemId)).toMatchObject({
-			status: 'verified',
+			status: 'done',
 			provenance: 'agreed',
 			finalVerdict: 'correct',
 			finalRelevance: 4
 		});
 		const two = await reviewNext(h.db, alice.id, { verdict: 'correct', relevance: 5 });
 		await reviewNext(h.db, bob.id, { verdict: 'incorrect', relevance: 5 });
-		expect((await itemOf(two.lease.itemId)).status).toBe('disagreement');
+		expect((await itemOf(two.lease.itemId)).status).toBe('awaiting_adjudication');
 		const queue = await adjudicationQueue(h.db);
 		expect(queue.map((q) => q.id)).toEqual([two.lease.itemId]);
 	});
@@ -46,7 +46,7 @@ describeEachDb('adjudication', (h) => {
 		const first = await reviewNext(h.db, alice.id, { verdict: 'correct', relevance: 5 });
 		const second = await reviewNext(h.db, bob.id, { verdict: 'correct', relevance: 2 });
 		const itemId = first.lease.itemId;
-		expect((await itemOf(itemId)).status).toBe('disagreement');
+		expect((await itemOf(itemId)).status).toBe('awaiting_adjudication');
 		const shown = await adjudicationCase(h.db, itemId);
 		expect(shown!.primary).toMatchObject({
 			verdict: 'correct',
@@ -65,7 +65,7 @@ describeEachDb('adjudication', (h) => {
 			reason: 'Common in GP.'
 		});
 		expect(await itemOf(itemId)).toMatchObject({
-			status: 'verified',
+			status: 'done',
 			provenance: 'adjudicated',
 			finalVerdict: 'correct',
 			finalRelevance: 4
@@ -90,14 +90,14 @@ describeEachDb('adjudication', (h) => {
 	it('resolves a disagreement when a reviewer amends towards agreement', async () => {
 		const first = await reviewNext(h.db, alice.id, { verdict: 'incorrect', relevance: 5 });
 		await reviewNext(h.db, bob.id, { verdict: 'correct', relevance: 5 });
-		expect((await itemOf(first.lease.itemId)).status).toBe('disagreement');
+		expect((await itemOf(first.lease.itemId)).status).toBe('awaiting_adjudication');
 		await amendReview(h.db, alice.id, first.review.id, {
 			verdict: 'correct',
 			relevance: 5,
 			key: newFormKey()
 		});
 		expect(await itemOf(first.lease.itemId)).toMatchObject({
-			status: 'verified',
+			status: 'done',
 			provenance: 'agreed'
 		});
 	});

@@ -7,6 +7,7 @@ import { recordAudit } from '../audit/audit';
 import { latestReviews, resolveItemOutcome } from './disagreement';
 import { DomainError } from '../../errors';
 import { itemForDisplay } from '../items/display';
+import { heldSql } from './held';
 
 /** Items waiting for an adjudicator (their two reviews disagree), oldest first. */
 export function adjudicationQueue(db: Db) {
@@ -15,10 +16,11 @@ export function adjudicationQueue(db: Db) {
 			id: qaItem.id,
 			type: qaItem.type,
 			question: qaItem.question,
-			since: qaItem.updatedAt
+			since: qaItem.updatedAt,
+			held: heldSql().mapWith(Boolean)
 		})
 		.from(qaItem)
-		.where(eq(qaItem.status, 'disagreement'))
+		.where(eq(qaItem.status, 'awaiting_adjudication'))
 		.orderBy(asc(qaItem.updatedAt), asc(qaItem.id));
 }
 
@@ -52,12 +54,18 @@ export async function adjudicationCase(db: Db, itemId: number, reveal = false) {
 			reviewer: who(r.reviewerId),
 			submittedAt: r.submittedAt
 		};
-	const history = await db
-		.select()
-		.from(adjudication)
-		.where(eq(adjudication.itemId, itemId))
-		.orderBy(asc(adjudication.id));
-	return { ...shown, primary: view(primary), secondary: view(secondary), history };
+	const [history, [{ held }]] = await Promise.all([
+		db
+			.select()
+			.from(adjudication)
+			.where(eq(adjudication.itemId, itemId))
+			.orderBy(asc(adjudication.id)),
+		db
+			.select({ held: heldSql().mapWith(Boolean) })
+			.from(qaItem)
+			.where(eq(qaItem.id, itemId))
+	]);
+	return { ...shown, held, primary: view(primary), secondary: view(secondary), history };
 }
 
 export const adjudicationSchema = z.object({
@@ -80,7 +88,7 @@ export async function adjudicate(
 	return db.transaction(async (tx) => {
 		const [item] = await tx.select().from(qaItem).where(eq(qaItem.id, input.itemId)).for('update');
 		if (!item) throw new DomainError('not_found', `There is no item ${input.itemId}.`);
-		if (item.status !== 'disagreement')
+		if (item.status !== 'awaiting_adjudication')
 			throw new DomainError(
 				'conflict',
 				'This item is not waiting for adjudication (it was resolved already or its reviews agree). Nothing was saved.'

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { adjudication, dataset, qaItem, review } from '../../db/schema';
-import type { ItemStatus, Verdict } from '../../../constants';
+import type { ItemStatus, Provenance, Verdict } from '../../../constants';
 
 export interface DisagreementRules {
 	/** Differing verdicts count as a disagreement. */
@@ -36,8 +36,9 @@ export function agreedJudgement(a: Judgement, b: Judgement): Judgement {
 }
 
 interface Outcome {
+	/** The workflow state; the verdict is in finalVerdict whatever it is. */
 	status: ItemStatus;
-	provenance: 'single' | 'agreed' | 'adjudicated' | null;
+	provenance: Provenance | null;
 	finalVerdict: Verdict | null;
 	finalRelevance: number | null;
 }
@@ -56,9 +57,11 @@ export async function latestReviews(db: Db | Tx, itemId: number) {
 }
 
 /**
- * Recomputes an item's status, provenance and final judgement from its reviews and adjudication.
- * The single place these columns are written, so submissions, amendments, sampling and
- * adjudication cannot disagree about an item's state. Withdrawn items stay withdrawn.
+ * Recomputes an item's workflow state, provenance and final judgement from its reviews and
+ * adjudication. The single place these columns are written, so submissions, amendments, sampling
+ * and adjudication cannot disagree about an item's state. `done` means no step is left, whatever
+ * the verdict; whether the item is verified (correct) or held (open dispute or feedback) is read
+ * with `itemOutcome` and `heldSql`. Withdrawn items stay withdrawn.
  */
 export async function resolveItemOutcome(tx: Tx, itemId: number): Promise<Outcome | null> {
 	const [item] = await tx
@@ -82,16 +85,21 @@ export async function resolveItemOutcome(tx: Tx, itemId: number): Promise<Outcom
 	let outcome: Outcome;
 	if (adj) {
 		outcome = {
-			status: 'verified',
+			status: 'done',
 			provenance: 'adjudicated',
 			finalVerdict: adj.verdict,
 			finalRelevance: adj.relevance
 		};
 	} else if (!primary) {
-		outcome = { status: 'unreviewed', provenance: null, finalVerdict: null, finalRelevance: null };
+		outcome = {
+			status: 'awaiting_primary',
+			provenance: null,
+			finalVerdict: null,
+			finalRelevance: null
+		};
 	} else if (!item.sampled) {
 		outcome = {
-			status: 'verified',
+			status: 'done',
 			provenance: 'single',
 			finalVerdict: primary.verdict,
 			finalRelevance: primary.relevance
@@ -105,7 +113,7 @@ export async function resolveItemOutcome(tx: Tx, itemId: number): Promise<Outcom
 		};
 	} else if (isDisagreement(primary, secondary, item)) {
 		outcome = {
-			status: 'disagreement',
+			status: 'awaiting_adjudication',
 			provenance: null,
 			finalVerdict: null,
 			finalRelevance: null
@@ -113,7 +121,7 @@ export async function resolveItemOutcome(tx: Tx, itemId: number): Promise<Outcom
 	} else {
 		const agreed = agreedJudgement(primary, secondary);
 		outcome = {
-			status: 'verified',
+			status: 'done',
 			provenance: 'agreed',
 			finalVerdict: agreed.verdict,
 			finalRelevance: agreed.relevance

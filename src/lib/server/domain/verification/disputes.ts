@@ -14,6 +14,7 @@ import { recordAudit } from '../audit/audit';
 import { correctItem, withdrawItem } from '../items/corrections';
 import { DomainError } from '../../errors';
 import { itemForDisplay } from '../items/display';
+import { heldSql } from './held';
 
 /** The lifecycle: open → under_review → upheld | rejected. */
 const NEXT: Record<DisputeStatus, DisputeStatus[]> = {
@@ -64,6 +65,9 @@ export async function listDisputes(
 				itemId: dispute.itemId,
 				question: qaItem.question,
 				type: qaItem.type,
+				itemStatus: qaItem.status,
+				itemVerdict: qaItem.finalVerdict,
+				itemHeld: heldSql().mapWith(Boolean),
 				category: dispute.category,
 				status: dispute.status,
 				reason: dispute.reason,

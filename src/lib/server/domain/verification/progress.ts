@@ -1,7 +1,8 @@
-import { count, eq, sql } from 'drizzle-orm';
+import { count, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/client';
-import { dispute, qaItem, reviewTask } from '../../db/schema';
+import { dispute, reviewTask } from '../../db/schema';
+import { countItemsByStateAndOutcome, stateAndOutcomeTotals } from '../items/overview';
 
 /** Median of a numeric list (null when empty). */
 export function median(values: number[]): number | null {
@@ -12,15 +13,13 @@ export function median(values: number[]): number | null {
 }
 
 /**
- * The organiser's progress view: items per status and type, queue depth per round, reviews and
- * median time on task per reviewer (first revisions only), disagreements and disputes waiting.
+ * The organiser's progress view: items per workflow state and per outcome (by type), queue depth
+ * per round, reviews and median time on task per reviewer (first revisions only), items awaiting
+ * adjudication and disputes waiting.
  */
 export async function verificationProgress(db: Db) {
-	const [byStatusType, queue, perReviewerRows, [disagreements], disputes] = await Promise.all([
-		db
-			.select({ status: qaItem.status, type: qaItem.type, n: count() })
-			.from(qaItem)
-			.groupBy(qaItem.status, qaItem.type),
+	const [counted, queue, perReviewerRows, disputes] = await Promise.all([
+		countItemsByStateAndOutcome(db),
 		db
 			.select({ round: reviewTask.round, state: reviewTask.state, n: count() })
 			.from(reviewTask)
@@ -32,7 +31,6 @@ export async function verificationProgress(db: Db) {
 			where r.revision = 1
 			group by u.id, u.pseudonym, u.display_name
 			order by reviews desc, u.pseudonym`),
-		db.select({ n: count() }).from(qaItem).where(eq(qaItem.status, 'disagreement')),
 		db.select({ status: dispute.status, n: count() }).from(dispute).groupBy(dispute.status)
 	]);
 	const perReviewer = rowsOf<{
@@ -47,11 +45,13 @@ export async function verificationProgress(db: Db) {
 		medianMs: r.median_ms === null ? null : Number(r.median_ms)
 	}));
 	const disputeCount = (s: string) => disputes.find((d) => d.status === s)?.n ?? 0;
+	const totals = stateAndOutcomeTotals(counted);
 	return {
-		byStatusType,
+		counted,
+		...totals,
 		queue,
 		perReviewer,
-		disagreementsWaiting: disagreements.n,
+		disagreementsWaiting: totals.byState.find((s) => s.status === 'awaiting_adjudication')?.n ?? 0,
 		disputesWaiting: disputeCount('open') + disputeCount('under_review')
 	};
 }

@@ -41,6 +41,7 @@ describeEachDb('snapshots', (h) => {
 		// Two items stay unreviewed.
 		const preview = await previewSnapshot(h.db, datasetId, 5);
 		expect(preview.selected).toBe(1);
+		expect(preview.belowThreshold).toBe(1);
 
 		const snap = await freezeSnapshot(h.db, org.id, { datasetId, name: 'v1', threshold: 5 });
 		const items = await h.db
@@ -52,15 +53,20 @@ describeEachDb('snapshots', (h) => {
 		expect(exported!.files['true_false.json']).toHaveLength(1);
 		expect(exported!.files['multiple_choice.json']).toEqual([]);
 		const tf = exported!.composition.find((r) => r.type === 'true_false')!;
-		expect(tf).toMatchObject({
-			high: 1,
-			low: 0,
-			total: 1,
-			doubleReviewed: 0,
-			doubleReviewedPercent: 0
-		});
+		expect(tf).toEqual({ type: 'true_false', high: 1, low: 0, single: 1, double: 0, total: 1 });
+		// The composition counts the snapshot's items: the relevance-4 item is not one of them.
 		const mc = exported!.composition.find((r) => r.type === 'multiple_choice')!;
-		expect(mc).toMatchObject({ high: 0, low: 1, total: 1 });
+		expect(mc).toMatchObject({ high: 0, low: 0, total: 0 });
+		// Each record's outcome travels beside it in the wrapper; the record itself is untouched.
+		expect(exported!.outcomes['true_false.json']).toEqual([
+			expect.objectContaining({
+				itemId: ok.lease.itemId,
+				finalVerdict: 'correct',
+				finalRelevance: 5,
+				provenance: 'single'
+			})
+		]);
+		expect(exported!.files['true_false.json'][0]).not.toHaveProperty('provenance');
 		expect((snap.settings as { relevanceThreshold: number }).relevanceThreshold).toBe(5);
 
 		// At threshold 4 the low item joins; resolving the note and rejecting the dispute add two more.

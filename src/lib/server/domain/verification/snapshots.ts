@@ -1,9 +1,10 @@
-import { asc, desc, eq, sql } from 'drizzle-orm';
+import { asc, count, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
 import { rowsOf } from '../../db/client';
 import { dataset, qaItem, qaItemVersion, snapshot, snapshotItem, user } from '../../db/schema';
-import { QA_TYPES, type QaType } from '../../../constants';
+import { QA_TYPES, type Provenance, type QaType } from '../../../constants';
+import { heldSql } from './held';
 import { recordAudit } from '../audit/audit';
 import { DomainError } from '../../errors';
 
@@ -23,73 +24,89 @@ export const freezeSchema = z.object({
 		.default(5)
 });
 
-/** One row of the composition report (ClinIQLink Table 1 style). */
+/**
+ * One row of the composition report, laid out as Table 1 of the ClinIQLink paper: per QA type,
+ * items of high GP relevance (final relevance 5) and low (below 5), single-annotated (one review)
+ * and double-annotated (a secondary review too: provenance agreed or adjudicated), and the total.
+ * Read from each item's outcome (final relevance, provenance), never from its workflow state.
+ */
 export interface CompositionRow {
 	type: QaType;
-	/** Verified correct, final relevance at or above the threshold: the snapshot's items. */
 	high: number;
-	/** Verified correct and clean, but below the relevance threshold. */
 	low: number;
+	single: number;
+	double: number;
 	total: number;
-	/** Items of `total` with an independent secondary review. */
-	doubleReviewed: number;
-	doubleReviewedPercent: number;
+}
+
+/** What the composition counts of one item (or of `n` alike items). */
+interface Composed {
+	type: QaType;
+	finalRelevance: number;
+	provenance: Provenance | null;
+	n?: number;
+}
+
+/** The composition report (Table 1 layout) of a set of items. */
+export function composition(items: Composed[]): CompositionRow[] {
+	return QA_TYPES.map((type) => {
+		const row: CompositionRow = { type, high: 0, low: 0, single: 0, double: 0, total: 0 };
+		for (const c of items) {
+			if (c.type !== type) continue;
+			const n = c.n ?? 1;
+			if (c.finalRelevance === 5) row.high += n;
+			else row.low += n;
+			if (c.provenance === 'agreed' || c.provenance === 'adjudicated') row.double += n;
+			else row.single += n;
+			row.total += n;
+		}
+		return row;
+	});
 }
 
 interface Candidate {
 	id: number;
 	type: QaType;
-	version_id: number;
-	final_relevance: number;
-	double_reviewed: boolean;
+	versionId: number;
+	finalRelevance: number;
+	provenance: Provenance;
 }
 
 /**
- * Items verified correct with no open dispute (open or under review) and no unresolved feedback
- * note: the pool a snapshot draws from. Relevance decides high (selected) or low.
+ * The pool a snapshot draws from: items whose verification is done with final verdict correct
+ * and that are not held (no dispute open or under review, no unresolved feedback note).
  */
 async function candidates(db: Db | Tx, datasetId: number): Promise<Candidate[]> {
 	const result = await db.execute(sql`
-		select i.id, i.type, i.current_version_id as version_id, i.final_relevance,
-			exists (select 1 from review r where r.item_id = i.id and r.round = 'secondary') as double_reviewed
+		select i.id, i.type, i.current_version_id as version_id, i.final_relevance, i.provenance
 		from ${qaItem} i
-		where i.dataset_id = ${datasetId} and i.status = 'verified' and i.final_verdict = 'correct'
-			and not exists (select 1 from dispute d where d.item_id = i.id and d.status in ('open', 'under_review'))
-			and not exists (select 1 from feedback_note f where f.item_id = i.id and f.resolved_at is null)
+		where i.dataset_id = ${datasetId} and i.status = 'done' and i.final_verdict = 'correct'
+			and not ${heldSql(sql`i.id`)}
 		order by i.id`);
-	return rowsOf<Candidate>(result).map((r) => ({
-		...r,
+	return rowsOf<{
+		id: number;
+		type: QaType;
+		version_id: number;
+		final_relevance: number;
+		provenance: Provenance;
+	}>(result).map((r) => ({
 		id: Number(r.id),
-		version_id: Number(r.version_id),
-		final_relevance: Number(r.final_relevance)
+		type: r.type,
+		versionId: Number(r.version_id),
+		finalRelevance: Number(r.final_relevance),
+		provenance: r.provenance
 	}));
-}
-
-/** The composition report of a candidate pool at a relevance threshold. */
-export function composition(pool: Candidate[], threshold: number): CompositionRow[] {
-	return QA_TYPES.map((type) => {
-		const ofType = pool.filter((c) => c.type === type);
-		const high = ofType.filter((c) => c.final_relevance >= threshold).length;
-		const doubleReviewed = ofType.filter((c) => c.double_reviewed).length;
-		return {
-			type,
-			high,
-			low: ofType.length - high,
-			total: ofType.length,
-			doubleReviewed,
-			doubleReviewedPercent: ofType.length
-				? Math.round((1000 * doubleReviewed) / ofType.length) / 10
-				: 0
-		};
-	});
 }
 
 /** What freezing now would select, without writing anything. */
 export async function previewSnapshot(db: Db, datasetId: number, threshold = 5) {
 	const pool = await candidates(db, datasetId);
+	const selected = pool.filter((c) => c.finalRelevance >= threshold);
 	return {
-		selected: pool.filter((c) => c.final_relevance >= threshold).length,
-		composition: composition(pool, threshold)
+		selected: selected.length,
+		/** Verified correct and not held, but below the threshold: left out. */
+		belowThreshold: pool.length - selected.length,
+		composition: composition(selected)
 	};
 }
 
@@ -109,15 +126,15 @@ export async function freezeSnapshot(db: Db, actorId: string, input: z.infer<typ
 		if (taken)
 			throw new DomainError('conflict', `A snapshot named "${input.name}" exists already.`);
 		const pool = await candidates(tx, ds.id);
-		const selected = pool.filter((c) => c.final_relevance >= input.threshold);
+		const selected = pool.filter((c) => c.finalRelevance >= input.threshold);
 		if (!selected.length)
 			throw new DomainError(
 				'invalid',
-				`No item qualifies yet (verified correct, GP relevance ≥ ${input.threshold}, no open dispute or feedback).`
+				`No item qualifies yet (verified correct, GP relevance ≥ ${input.threshold}, not held by an open dispute or feedback note).`
 			);
 		const settings = {
 			relevanceThreshold: input.threshold,
-			rule: 'status = verified, final verdict = correct, final relevance >= threshold, no open or under-review dispute, no unresolved feedback note',
+			rule: 'state = done, final verdict = correct, final relevance >= threshold, not held (no open or under-review dispute, no unresolved feedback note)',
 			dataset: {
 				id: ds.id,
 				name: ds.name,
@@ -127,7 +144,7 @@ export async function freezeSnapshot(db: Db, actorId: string, input: z.infer<typ
 				relevanceGap: ds.relevanceGap
 			}
 		};
-		const report = composition(pool, input.threshold);
+		const report = composition(selected);
 		const [created] = await tx
 			.insert(snapshot)
 			.values({
@@ -144,8 +161,9 @@ export async function freezeSnapshot(db: Db, actorId: string, input: z.infer<typ
 				selected.slice(i, i + 1000).map((c) => ({
 					snapshotId: created.id,
 					itemId: c.id,
-					itemVersionId: c.version_id,
-					finalRelevance: c.final_relevance
+					itemVersionId: c.versionId,
+					finalRelevance: c.finalRelevance,
+					provenance: c.provenance
 				}))
 			);
 		}
@@ -160,39 +178,88 @@ export async function freezeSnapshot(db: Db, actorId: string, input: z.infer<typ
 	});
 }
 
-/** All snapshots, newest first. */
-export function listSnapshots(db: Db) {
-	return db
-		.select({
-			id: snapshot.id,
-			name: snapshot.name,
-			itemCount: snapshot.itemCount,
-			settings: snapshot.settings,
-			composition: snapshot.composition,
-			createdAt: snapshot.createdAt,
-			createdBy: user.displayName
-		})
-		.from(snapshot)
-		.innerJoin(user, eq(user.id, snapshot.createdBy))
-		.orderBy(desc(snapshot.createdAt), desc(snapshot.id));
+/** All snapshots, newest first, each with its composition report read from its frozen items. */
+export async function listSnapshots(db: Db) {
+	const [snaps, counted] = await Promise.all([
+		db
+			.select({
+				id: snapshot.id,
+				name: snapshot.name,
+				itemCount: snapshot.itemCount,
+				settings: snapshot.settings,
+				createdAt: snapshot.createdAt,
+				createdBy: user.displayName
+			})
+			.from(snapshot)
+			.innerJoin(user, eq(user.id, snapshot.createdBy))
+			.orderBy(desc(snapshot.createdAt), desc(snapshot.id)),
+		db
+			.select({
+				snapshotId: snapshotItem.snapshotId,
+				type: qaItemVersion.type,
+				finalRelevance: snapshotItem.finalRelevance,
+				provenance: snapshotItem.provenance,
+				n: count()
+			})
+			.from(snapshotItem)
+			.innerJoin(qaItemVersion, eq(qaItemVersion.id, snapshotItem.itemVersionId))
+			.groupBy(
+				snapshotItem.snapshotId,
+				qaItemVersion.type,
+				snapshotItem.finalRelevance,
+				snapshotItem.provenance
+			)
+	]);
+	return snaps.map((s) => ({
+		...s,
+		composition: composition(counted.filter((c) => c.snapshotId === s.id))
+	}));
 }
 
 /**
  * A snapshot's export: the ClinIQLink record of every frozen item version, grouped per type (each
- * array is a file the ClinIQLink tools load as `<type>.json`), plus the composition report.
+ * array is a file the ClinIQLink tools load as `<type>.json`, records exactly as imported or
+ * corrected), the outcome of each record beside it in `outcomes` (same file, same position), and
+ * the composition report.
  */
 export async function snapshotExport(db: Db, id: number) {
 	const [snap] = await db.select().from(snapshot).where(eq(snapshot.id, id));
 	if (!snap) return null;
 	const rows = await db
-		.select({ type: qaItemVersion.type, record: qaItemVersion.record })
+		.select({
+			itemId: snapshotItem.itemId,
+			itemKey: qaItem.itemKey,
+			versionId: snapshotItem.itemVersionId,
+			version: qaItemVersion.version,
+			type: qaItemVersion.type,
+			record: qaItemVersion.record,
+			finalRelevance: snapshotItem.finalRelevance,
+			provenance: snapshotItem.provenance
+		})
 		.from(snapshotItem)
 		.innerJoin(qaItemVersion, eq(qaItemVersion.id, snapshotItem.itemVersionId))
+		.innerJoin(qaItem, eq(qaItem.id, snapshotItem.itemId))
 		.where(eq(snapshotItem.snapshotId, id))
 		.orderBy(asc(snapshotItem.itemId));
 	const files: Record<string, unknown[]> = {};
-	for (const type of QA_TYPES) files[`${type}.json`] = [];
-	for (const r of rows) files[`${r.type}.json`].push(r.record);
+	const outcomes: Record<string, SnapshotOutcome[]> = {};
+	for (const type of QA_TYPES) {
+		files[`${type}.json`] = [];
+		outcomes[`${type}.json`] = [];
+	}
+	for (const r of rows) {
+		files[`${r.type}.json`].push(r.record);
+		outcomes[`${r.type}.json`].push({
+			itemId: r.itemId,
+			itemKey: r.itemKey,
+			versionId: r.versionId,
+			version: r.version,
+			// Only items verified correct are frozen (the selection rule in `candidates`).
+			finalVerdict: 'correct',
+			finalRelevance: r.finalRelevance,
+			provenance: r.provenance
+		});
+	}
 	return {
 		snapshot: {
 			id: snap.id,
@@ -201,7 +268,19 @@ export async function snapshotExport(db: Db, id: number) {
 			itemCount: snap.itemCount,
 			settings: snap.settings
 		},
-		composition: snap.composition as CompositionRow[],
-		files
+		composition: composition(rows),
+		files,
+		outcomes
 	};
+}
+
+/** The outcome of one exported record, as frozen. */
+export interface SnapshotOutcome {
+	itemId: number;
+	itemKey: string;
+	versionId: number;
+	version: number;
+	finalVerdict: 'correct';
+	finalRelevance: number;
+	provenance: Provenance | null;
 }
