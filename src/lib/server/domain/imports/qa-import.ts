@@ -12,6 +12,7 @@ import { ensureDataset } from '../items/datasets';
 import { importRejected, parseJsonFile, type ImportCounts } from './import-errors';
 import { chunk } from '../../db/chunk';
 import { contentHash, itemKey, typedFields } from '../items/fields';
+import { sampleImportedItems } from '../verification/sampling';
 
 export interface ImportFile {
 	fileName: string;
@@ -222,6 +223,9 @@ export async function importQaFiles(
 			where v.item_id = ${qaItem.id} and v.version = ${qaItem.currentVersion}
 			  and v.import_id = ${imp.id}
 			  and (${qaItem.currentVersionId} is null or ${qaItem.currentVersionId} <> v.id)`);
+
+		// The new items' place in the secondary sample and their review tasks, in this transaction.
+		await sampleImportedItems(tx, options.actor.userId, ds.id, imp.id);
 
 		const counts = { created: toCreate.length, unchanged, updated: toUpdate.length };
 		await tx.update(importRecord).set(counts).where(eq(importRecord.id, imp.id));
