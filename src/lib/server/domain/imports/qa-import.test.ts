@@ -171,10 +171,7 @@ describeEachDb('QA import', (h) => {
 			actor: 'cli (alice)',
 			created: 7
 		});
-		const [audit] = await h.db
-			.select()
-			.from(auditEvent)
-			.where(eq(auditEvent.action, 'import.qa'));
+		const [audit] = await h.db.select().from(auditEvent).where(eq(auditEvent.action, 'import.qa'));
 		expect(audit).toMatchObject({ objectId: String(result.importId) });
 	});
 

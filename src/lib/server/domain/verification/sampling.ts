@@ -116,34 +116,55 @@ const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
 /**
  * How many of each stratum's fresh items to draw so that the whole sample becomes
- * `round(share × Σ size)` (as far as the fresh items allow): the apportioned count of each stratum
- * minus what it already has, clamped to [0, fresh]; when clamping moved the total, the strata
- * furthest below (above) their quota `share × size` take one more (one fewer) in turn.
+ * `round(share × Σ size)`: the largest-remainder method of `apportion`, starting from what each
+ * stratum already has. Each stratum first gets the floor of its quota `share × size`, the items
+ * still owed go to the largest remainders up to the ceiling (ties: the larger stratum, then by
+ * `random`), and only when strata already at their ceiling leave items owed do others go beyond.
+ * Every stratum ends at the floor or ceiling of its quota whenever the items already sampled allow
+ * it; the total is exact whenever the fresh items suffice.
  */
 export function batchDrawCounts(
 	strata: { size: number; sampled: number; fresh: number }[],
 	share: number,
 	random?: () => number
 ): number[] {
-	const sizes = strata.map((s) => s.size);
-	const target = apportion(sizes, share, random);
-	const draw = strata.map((s, i) => Math.max(0, Math.min(s.fresh, target[i] - s.sampled)));
+	const quota = strata.map((s) => share * s.size);
+	const most = strata.map((s) => s.sampled + s.fresh);
+	const bound = (i: number, v: number) => Math.min(most[i], Math.max(strata[i].sampled, v));
+	const count = strata.map((_, i) => bound(i, Math.floor(quota[i] + 1e-9)));
+	const ceiling = strata.map((_, i) => bound(i, Math.ceil(quota[i] - 1e-9)));
+	const tie = strata.map((_, i) => (random ? random() : i));
 	const already = sum(strata.map((s) => s.sampled));
-	const goal = Math.max(
-		0,
-		Math.min(sum(strata.map((s) => s.fresh)), Math.round(share * sum(sizes)) - already)
+	const goal = Math.min(
+		sum(most),
+		Math.max(already, Math.round(share * sum(strata.map((s) => s.size))))
 	);
-	const deficit = (i: number) => share * sizes[i] - strata[i].sampled - draw[i];
-	for (let diff = goal - sum(draw); diff !== 0; diff += diff > 0 ? -1 : 1) {
+	// The stratum furthest below (sign 1) or above (sign -1) its quota among those allowed to move.
+	const next = (sign: 1 | -1, allowed: (i: number) => boolean) => {
 		let best = -1;
-		strata.forEach((s, i) => {
-			const open = diff > 0 ? draw[i] < s.fresh : draw[i] > 0;
-			const better = best < 0 || (diff > 0 ? deficit(i) > deficit(best) : deficit(i) < deficit(best));
-			if (open && better) best = i;
-		});
-		draw[best] += diff > 0 ? 1 : -1;
+		for (let i = 0; i < strata.length; i++) {
+			if (!allowed(i)) continue;
+			const d = sign * (quota[i] - count[i]);
+			const b = best < 0 ? 0 : sign * (quota[best] - count[best]);
+			if (
+				best < 0 ||
+				d > b + 1e-12 ||
+				(Math.abs(d - b) <= 1e-12 &&
+					(strata[i].size > strata[best].size ||
+						(strata[i].size === strata[best].size && tie[i] < tie[best])))
+			)
+				best = i;
+		}
+		return best;
+	};
+	for (const limit of [ceiling, most]) {
+		for (let i = next(1, (k) => count[k] < limit[k]); sum(count) < goal && i >= 0;) {
+			count[i]++;
+			i = next(1, (k) => count[k] < limit[k]);
+		}
 	}
-	return draw;
+	while (sum(count) > goal) count[next(-1, (k) => count[k] > strata[k].sampled)]--;
+	return count.map((c, i) => c - strata[i].sampled);
 }
 
 async function loadSampleItems(tx: Tx, datasetId: number): Promise<StoredSampleItem[]> {
@@ -227,10 +248,10 @@ export async function sampleImportedItems(
 	const drawn: number[] = [];
 	const perType: Record<string, { drawn: number; sampled: number; total: number }> = {};
 	groups.forEach(([type, g], k) => {
-		const picked = shuffled(g.filter(fresh).map((i) => i.id), `${batchSeed}:${type}`).slice(
-			0,
-			counts[k]
-		);
+		const picked = shuffled(
+			g.filter(fresh).map((i) => i.id),
+			`${batchSeed}:${type}`
+		).slice(0, counts[k]);
 		drawn.push(...picked);
 		perType[type] = {
 			drawn: picked.length,
@@ -318,9 +339,21 @@ export function planSample(
 	);
 	groups.forEach(([type, g], k) => {
 		const before = g.filter((i) => i.sampled).length;
-		const row = { type, total: g.length, before, after: before, added: 0, reopened: 0, removed: 0, kept: 0 };
+		const row = {
+			type,
+			total: g.length,
+			before,
+			after: before,
+			added: 0,
+			reopened: 0,
+			removed: 0,
+			kept: 0
+		};
 		const pick = (filter: (i: SampleItem) => boolean, n: number) =>
-			shuffled(g.filter(filter).map((i) => i.id), `${seed}:share:${share}:${type}`).slice(0, n);
+			shuffled(
+				g.filter(filter).map((i) => i.id),
+				`${seed}:share:${share}:${type}`
+			).slice(0, n);
 		if (chosen) {
 			const joining = g.filter((i) => !i.sampled && chosen.has(i.id)).map((i) => i.id);
 			const leaving = g.filter((i) => i.sampled && !chosen.has(i.id)).map((i) => i.id);

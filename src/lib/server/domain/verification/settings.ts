@@ -64,7 +64,8 @@ async function save(tx: Tx, actorId: string, input: z.output<typeof datasetSetti
 	if (!before) throw new DomainError('not_found', `There is no dataset ${input.datasetId}.`);
 	const share = input.secondaryPercent / 100;
 	const seed = input.seed ?? before.sampleSeed ?? randomId(12);
-	const resample = share !== before.secondaryShare || seed !== before.sampleSeed || !before.sampledAt;
+	const resample =
+		share !== before.secondaryShare || seed !== before.sampleSeed || !before.sampledAt;
 	const plan = resample ? await planSampleChange(tx, before.id, share, seed) : null;
 	const changes =
 		plan !== null &&
