@@ -94,6 +94,14 @@ export const SCORING_MODES = ['official', 'corrected'] as const;
 
 export const JOB_STATES = ['queued', 'running', 'done', 'failed'] as const;
 
+/** The order reviewers get a dataset's items in: seeded random (the default) or as imported. */
+export const QUEUE_ORDERS = ['seeded', 'import'] as const;
+export type QueueOrder = (typeof QUEUE_ORDERS)[number];
+export const QUEUE_ORDER_LABELS: Record<QueueOrder, string> = {
+	seeded: 'Seeded random order',
+	import: 'Import order'
+};
+
 export const QA_TYPE_LABELS: Record<QaType, string> = {
 	true_false: 'True / false',
 	multiple_choice: 'Multiple choice',

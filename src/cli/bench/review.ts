@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { migrateDatabase, openDatabase, type Db } from '$lib/server/db/client';
-import { claimNext, ensureReviewTasks } from '$lib/server/domain/review/queue';
+import { claimNext } from '$lib/server/domain/review/queue';
 import { submitAndNext } from '$lib/server/domain/review/reviews';
-import { drawSecondarySample } from '$lib/server/domain/verification/sampling';
+import { setSecondaryShare } from '$lib/server/domain/verification/settings';
 import { benchDatabase } from './database';
 import { seedUsers } from '$lib/server/fixtures/review';
 
@@ -30,6 +30,8 @@ async function seedBenchItems(db: Db): Promise<number> {
 		from qa_item`);
 	await db.execute(sql`
 		update qa_item i set current_version_id = v.id from qa_item_version v where v.item_id = i.id`);
+	// What an import does for its items: one primary review task each.
+	await db.execute(sql`insert into review_task (item_id, round) select id, 'primary' from qa_item`);
 	await db.execute(sql`analyze`);
 	const [{ id }] = (await db.execute(
 		sql`select id from dataset where name = 'bench'`
@@ -59,9 +61,8 @@ export async function runReviewBench(io: {
 		let t = performance.now();
 		const datasetId = await seedBenchItems(db);
 		const users = await seedUsers(db, REVIEWERS);
-		await ensureReviewTasks(db);
 		// Default share: 45 % of the items get a secondary task after their primary review.
-		await drawSecondarySample(db, users[0].id, { datasetId, seed: 'bench' });
+		await setSecondaryShare(db, users[0].id, { datasetId, share: 0.45, seed: 'bench' });
 		io.stdout(`  setup ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
 		const times: number[] = [];

@@ -22,16 +22,27 @@ test('one verification cycle: seeded sample, keyboard review, blind secondary, a
 	await test.step('an organiser sends every item to secondary review with a recorded seed', async () => {
 		const page = await pageFor(browser, 'organiser');
 		await page.goto('/admin/verification/settings');
+		// The import drew the default share: 45 % of the 21 demo items.
+		await expect(page.locator('.sample').first()).toContainText('45 % of 21 = 9 items');
 		// Typing before the page has hydrated can be undone by hydration: wait for it.
 		await page.waitForLoadState('networkidle');
 		await page.getByLabel('Secondary review share (%)').first().fill('100');
+		await page.getByLabel('Seed', { exact: true }).first().fill('e2e-seed');
 		await page.getByRole('button', { name: 'Save settings' }).first().click();
+		// Nothing is saved before the organiser has seen what the new share and seed do.
+		const preview = page.getByRole('region', {
+			name: 'Confirm the change of the secondary sample'
+		});
+		await expect(preview).toContainText('In the sample now: 9 of 21 items');
+		await expect(preview).toContainText('After saving: 21 of 21');
+		await expect(preview).toContainText(
+			'12 items whose primary review is not in yet join the sample.'
+		);
+		await expect(preview).not.toContainText('go back to awaiting');
+		await preview.getByRole('button', { name: 'Confirm and save' }).click();
 		await expect(page.getByText('Settings saved.')).toBeVisible();
-		await page.getByLabel('Seed (optional)').first().fill('e2e-seed');
-		await page.getByRole('button', { name: 'Draw sample' }).first().click();
-		await expect(
-			page.getByText('Drew 21 of 21 items for secondary review with seed e2e-seed.')
-		).toBeVisible();
+		await expect(page.locator('.sample').first()).toContainText('100 % of 21 = 21 items');
+		await expect(page.getByText(/with seed e2e-seed/)).toBeVisible();
 	});
 
 	await test.step('a reviewer reviews three items of different types using only the keyboard', async () => {

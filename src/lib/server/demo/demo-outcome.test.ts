@@ -16,7 +16,6 @@ import { reviewItem } from '../fixtures/review-flow';
 import { seedUsers } from '../fixtures/review';
 import { exportItems, itemsCsv, listItems, parseItemQuery } from '../domain/items/items';
 import { adminOverview } from '../domain/items/overview';
-import { ensureReviewTasks } from '../domain/review/queue';
 import { adjudicate } from '../domain/verification/adjudication';
 import { verificationProgress } from '../domain/verification/progress';
 import { freezeSnapshot, listSnapshots, snapshotExport } from '../domain/verification/snapshots';
@@ -44,7 +43,6 @@ describeEachDb('demo data: table, overview, snapshot and export agree with the r
 		[alice, bob] = await seedUsers(h.db, 2);
 		[org] = await seedUsers(h.db, 1, ['organiser']);
 		await h.db.update(qaItem).set({ inSecondarySample: false });
-		await ensureReviewTasks(h.db);
 	});
 
 	it('shows the same outcome everywhere, as counted from the review rows', async () => {

@@ -1,20 +1,13 @@
 import { fail, redirect } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import {
-	claimNext,
-	currentLease,
-	ensureReviewTasks,
-	queueStats
-} from '$lib/server/domain/review/queue';
+import { claimNext, currentLease, queueStats } from '$lib/server/domain/review/queue';
 import { reviewHistory } from '$lib/server/domain/review/reviews';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url }) => {
 	const user = requireRole(locals, 'reviewer', url);
 	const db = getDb();
-	// Items imported since the last visit get their primary task here (one idempotent statement).
-	await ensureReviewTasks(db);
 	const [stats, lease, history] = await Promise.all([
 		queueStats(db, user.id),
 		currentLease(db, user.id),

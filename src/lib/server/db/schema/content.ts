@@ -13,7 +13,7 @@ import {
 	timestamp,
 	unique
 } from 'drizzle-orm/pg-core';
-import { importKind, itemStatus, provenance, qaType, verdict } from './enums';
+import { importKind, itemStatus, provenance, qaType, queueOrder, verdict } from './enums';
 import { user } from './user';
 import type { ImportWarning } from '../../../schemas/qa-record';
 
@@ -23,9 +23,15 @@ export const dataset = pgTable('dataset', {
 	name: text().notNull().unique(),
 	/** Share of items (0–1) drawn for an independent secondary review. */
 	secondaryShare: real().notNull().default(0.45),
-	/** Seed of the stratified secondary sample, recorded so the draw is reproducible. */
+	/**
+	 * Seed of the stratified secondary sample and of the reviewers' seeded queue order, recorded
+	 * so both are reproducible; set when the first items arrive.
+	 */
 	sampleSeed: text(),
+	/** When the sample was first drawn; null while the dataset has no sample. */
 	sampledAt: timestamp({ withTimezone: true }),
+	/** The order reviewers get items in (`review_task.sort_key`): seeded random or import order. */
+	queueOrder: queueOrder().notNull().default('seeded'),
 	/** Minutes a review lease lasts before the item returns to the queue. */
 	leaseMinutes: integer().notNull().default(30),
 	/** Disagreement rules: differing verdicts, or GP relevance differing by at least this gap. */

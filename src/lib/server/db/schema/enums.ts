@@ -17,7 +17,8 @@ import {
 	ASSIGNMENT_STATES,
 	TAGS,
 	SCORING_MODES,
-	JOB_STATES
+	JOB_STATES,
+	QUEUE_ORDERS
 } from '../../../constants';
 
 export const qaType = pgEnum('qa_type', QA_TYPES);
@@ -36,3 +37,4 @@ export const assignmentState = pgEnum('assignment_state', ASSIGNMENT_STATES);
 export const tag = pgEnum('tag', TAGS);
 export const scoringMode = pgEnum('scoring_mode', SCORING_MODES);
 export const jobState = pgEnum('job_state', JOB_STATES);
+export const queueOrder = pgEnum('queue_order', QUEUE_ORDERS);

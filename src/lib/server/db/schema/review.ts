@@ -45,12 +45,17 @@ export const reviewTask = pgTable(
 		leaseExpiresAt: timestamp({ withTimezone: true }),
 		doneBy: text().references(() => user.id),
 		doneAt: timestamp({ withTimezone: true }),
+		/**
+		 * Position in the reviewers' queue (ascending, then id): in seeded order the first 32 bits of
+		 * md5('<dataset seed>:<item id>') as a signed integer, in import order the item id.
+		 */
+		sortKey: integer().notNull().default(0),
 		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
 	},
 	(t) => [
 		unique().on(t.itemId, t.round),
 		index('review_task_claimable')
-			.on(t.round, t.id)
+			.on(t.round, t.sortKey, t.id)
 			.where(sql`${t.state} = 'pending'`),
 		index('review_task_leased')
 			.on(t.leaseExpiresAt)

@@ -110,7 +110,9 @@ describeEachDb('import edge cases', (h) => {
 			import: 1,
 			qa_item: 2,
 			qa_item_version: 2,
-			audit_event: 1
+			// The import creates each new item's primary review task and draws its secondary sample.
+			review_task: 2,
+			audit_event: 2
 		});
 	});
 
@@ -138,7 +140,8 @@ describeEachDb('import edge cases', (h) => {
 			import: 1,
 			qa_item: 4,
 			qa_item_version: 4,
-			audit_event: 1
+			review_task: 4,
+			audit_event: 2
 		});
 	});
 

@@ -171,8 +171,8 @@ describeEachDb('QA import', (h) => {
 			actor: 'cli (alice)',
 			created: 7
 		});
-		const [audit] = await h.db.select().from(auditEvent);
-		expect(audit).toMatchObject({ action: 'import.qa', objectId: String(result.importId) });
+		const [audit] = await h.db.select().from(auditEvent).where(eq(auditEvent.action, 'import.qa'));
+		expect(audit).toMatchObject({ objectId: String(result.importId) });
 	});
 
 	it('rejects malformed JSON and non-array files clearly', async () => {

@@ -21,6 +21,7 @@ import {
 } from './import-errors';
 import { chunk } from '../../db/chunk';
 import { contentHash, itemKey, typedFields } from '../items/fields';
+import { sampleImportedItems } from '../verification/sampling';
 
 export interface ImportFile {
 	fileName: string;
@@ -305,6 +306,9 @@ export async function importQaFiles(
 			where v.item_id = ${qaItem.id} and v.version = ${qaItem.currentVersion}
 			  and v.import_id = ${imp.id}
 			  and (${qaItem.currentVersionId} is null or ${qaItem.currentVersionId} <> v.id)`);
+
+		// The new items' place in the secondary sample and their review tasks, in this transaction.
+		await sampleImportedItems(tx, options.actor.userId, ds.id, imp.id);
 
 		const counts = { created: toCreate.length, unchanged, updated: toUpdate.length };
 		await tx.update(importRecord).set(counts).where(eq(importRecord.id, imp.id));

@@ -4,9 +4,9 @@ import type { DatabaseHandle } from '../../db/client';
 import { dataset, review, reviewTask } from '../../db/schema';
 import { createTestDb, hasPostgres } from '../../db/testing';
 import { seedItems, seedUsers } from '../../fixtures/review';
-import { claimNext, ensureReviewTasks } from './queue';
+import { claimNext } from './queue';
 import { submitAndNext } from './reviews';
-import { drawSecondarySample } from '../verification/sampling';
+import { setSecondaryShare } from '../verification/settings';
 
 // Row locks and SKIP LOCKED only mean something with real concurrent connections: PGlite has one
 // connection and serialises everything, so this test needs PostgreSQL (CI provides it).
@@ -25,9 +25,7 @@ describe.skipIf(!hasPostgres())('review queue under concurrency (needs TEST_DATA
 	it('20 reviewers at once: no task leased twice, no submission lost', async () => {
 		const users = await seedUsers(h.db, REVIEWERS);
 		const [ds] = await h.db.select().from(dataset);
-		await h.db.update(dataset).set({ secondaryShare: 1 });
-		await drawSecondarySample(h.db, users[0].id, { datasetId: ds.id, seed: 'concurrency' });
-		await ensureReviewTasks(h.db);
+		await setSecondaryShare(h.db, users[0].id, { datasetId: ds.id, share: 1, seed: 'concurrency' });
 		const claims: { user: string; taskId: number; itemId: number; round: string }[] = [];
 		const submitted: number[] = [];
 		await Promise.all(

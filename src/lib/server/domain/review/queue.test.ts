@@ -4,7 +4,7 @@ import { auditEvent, dataset, reviewTask, taskSkip, type User } from '../../db/s
 import { describeEachDb } from '../../db/testing';
 import { seedItems, seedUsers } from '../../fixtures/review';
 import { DomainError } from '../../errors';
-import { claimNext, currentLease, ensureReviewTasks, leasedItem, returnTask } from './queue';
+import { claimNext, currentLease, leasedItem, queueStats, returnTask } from './queue';
 
 describeEachDb('review queue', (h) => {
 	let alice: User;
@@ -14,13 +14,16 @@ describeEachDb('review queue', (h) => {
 		[alice, bob] = await seedUsers(h.db, 2);
 	});
 
-	it('creates one primary task per item, once', async () => {
-		expect(await ensureReviewTasks(h.db)).toBe(7);
-		expect(await ensureReviewTasks(h.db)).toBe(0);
+	it('gets one primary task per item from the import itself, and none more on a re-import', async () => {
+		const tasks = () => h.db.select().from(reviewTask);
+		expect(await tasks()).toHaveLength(7);
+		expect((await tasks()).every((t) => t.round === 'primary' && t.state === 'pending')).toBe(true);
+		await seedItems(h.db, 1);
+		expect(await tasks()).toHaveLength(7);
+		expect(await queueStats(h.db, alice.id)).toEqual({ primary: 7, secondary: 0 });
 	});
 
 	it('leases different items to different reviewers and keeps the lease on reload', async () => {
-		await ensureReviewTasks(h.db);
 		const a = await claimNext(h.db, alice.id);
 		const b = await claimNext(h.db, bob.id);
 		expect(a && b).toBeTruthy();
@@ -40,7 +43,6 @@ describeEachDb('review queue', (h) => {
 
 	it('lets an expired lease go back to the queue, using the dataset lease length', async () => {
 		await h.db.update(dataset).set({ leaseMinutes: 10 });
-		await ensureReviewTasks(h.db);
 		const t0 = new Date('2030-01-01T10:00:00Z');
 		const a = await claimNext(h.db, alice.id, t0);
 		expect(a!.leaseExpiresAt.getTime() - t0.getTime()).toBe(10 * 60_000);
@@ -54,7 +56,6 @@ describeEachDb('review queue', (h) => {
 	});
 
 	it('skips with a reason (never offered again to that reviewer) and releases', async () => {
-		await ensureReviewTasks(h.db);
 		const a = await claimNext(h.db, alice.id);
 		await returnTask(h.db, alice.id, {
 			taskId: a!.taskId,
@@ -81,7 +82,6 @@ describeEachDb('review queue', (h) => {
 	});
 
 	it('refuses to skip a task the user does not lease', async () => {
-		await ensureReviewTasks(h.db);
 		const a = await claimNext(h.db, alice.id);
 		const err = await returnTask(h.db, bob.id, {
 			taskId: a!.taskId,
@@ -95,7 +95,6 @@ describeEachDb('review queue', (h) => {
 	});
 
 	it('returns null when the queue is empty', async () => {
-		await ensureReviewTasks(h.db);
 		const seen = new Set<number>();
 		for (let i = 0; i < 7; i++) {
 			const lease = await claimNext(h.db, alice.id);

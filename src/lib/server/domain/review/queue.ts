@@ -1,7 +1,16 @@
+import { createHash } from 'node:crypto';
 import { and, count, eq, gt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { rowsOf } from '../../db/client';
-import { passage, qaItem, qaItemVersion, reviewTask, taskSkip } from '../../db/schema';
+import {
+	dataset,
+	passage,
+	qaItem,
+	qaItemVersion,
+	review,
+	reviewTask,
+	taskSkip
+} from '../../db/schema';
 import type { ReviewRound } from '../../../constants';
 import { randomId } from '../../ids';
 import { recordAudit } from '../audit/audit';
@@ -27,18 +36,38 @@ const leaseColumns = {
 };
 
 /**
- * Creates the primary review task of every item (of one dataset, or all) that has none yet.
- * One statement, safe to run concurrently; returns how many tasks it created.
+ * A task's queue position as SQL over an item alias `i` joined to its dataset `d`: in import order
+ * the item id, in seeded order the first 32 bits of md5('<dataset seed>:<item id>') as a signed
+ * integer, so an analysis can rebuild the order reviewers were offered from the seed alone.
  */
-export async function ensureReviewTasks(db: Db | Tx, datasetId?: number): Promise<number> {
-	const result = await db.execute(sql`
-		insert into ${reviewTask} (item_id, round)
-		select i.id, 'primary' from ${qaItem} i
-		where i.status <> 'withdrawn' ${datasetId === undefined ? sql`` : sql`and i.dataset_id = ${datasetId}`}
-			and not exists (select 1 from ${reviewTask} t where t.item_id = i.id and t.round = 'primary')
+export const taskSortKeySql = sql`(case when d.queue_order = 'import' then i.id
+	else ('x' || substr(md5(coalesce(d.sample_seed, '') || ':' || i.id::text), 1, 8))::bit(32)::int end)`;
+
+/** The seeded queue position of an item, as `taskSortKeySql` computes it. */
+export function seededSortKey(seed: string, itemId: number): number {
+	return parseInt(createHash('md5').update(`${seed}:${itemId}`).digest('hex').slice(0, 8), 16) | 0;
+}
+
+/**
+ * Creates the primary review task of every item an import created or updated that has none yet
+ * (withdrawn items get none), at its queue position. Returns how many tasks it created.
+ */
+export async function createPrimaryTasks(tx: Tx, importId: number): Promise<number> {
+	const result = await tx.execute(sql`
+		insert into ${reviewTask} (item_id, round, sort_key)
+		select i.id, 'primary', ${taskSortKeySql} from ${qaItem} i join ${dataset} d on d.id = i.dataset_id
+		where i.last_import_id = ${importId} and i.status <> 'withdrawn'
 		on conflict do nothing
 		returning id`);
 	return rowsOf(result).length;
+}
+
+/** Recomputes the queue position of every task of a dataset (after its seed or order changed). */
+export async function refreshSortKeys(tx: Tx, datasetId: number): Promise<void> {
+	await tx.execute(sql`
+		update ${reviewTask} t set sort_key = ${taskSortKeySql}
+		from ${qaItem} i join ${dataset} d on d.id = i.dataset_id
+		where i.id = t.item_id and i.dataset_id = ${datasetId}`);
 }
 
 /** The reviewer's unexpired lease, if any (a reload shows the same item). */
@@ -59,15 +88,28 @@ export async function currentLease(db: Db | Tx, userId: string, now = new Date()
 
 // The next claimable task id of one kind, locked; SKIP LOCKED lets concurrent claimers pass by.
 // Secondary tasks come first so items started are finished; a reviewer's own skips and the
-// secondary round of items they reviewed themselves are never offered to them.
-function candidate(tx: Tx, userId: string, round: ReviewRound, expired: boolean, now: Date) {
+// secondary round of items they reviewed themselves are never offered to them. Fresh work goes
+// in queue order (sort key, then id: the claimable index). `sampledIn` narrows the choice to items
+// in the secondary sample of the datasets listed and outside it in the other datasets.
+function candidate(
+	tx: Tx,
+	userId: string,
+	round: ReviewRound,
+	expired: boolean,
+	now: Date,
+	sampledIn?: number[]
+) {
 	const state = expired
 		? sql`t.state = 'leased' and t.lease_expires_at <= ${now.toISOString()}::timestamptz`
 		: sql`t.state = 'pending'`;
-	const order = expired ? sql`t.lease_expires_at` : sql`t.id`;
+	const order = expired ? sql`t.lease_expires_at` : sql`t.sort_key, t.id`;
+	const stratum = sampledIn
+		? sql`and exists (select 1 from ${qaItem} i where i.id = t.item_id
+				and i.in_secondary_sample = (i.dataset_id = any(${`{${sampledIn.join(',')}}`}::int[])))`
+		: sql``;
 	return tx.execute(sql`
 		select t.id from ${reviewTask} t
-		where ${state} and t.round = ${round}
+		where ${state} and t.round = ${round} ${stratum}
 			and (t.excluded_user_id is null or t.excluded_user_id <> ${userId})
 			and not exists (select 1 from ${taskSkip} s where s.task_id = t.id and s.user_id = ${userId})
 		order by ${order}
@@ -76,9 +118,32 @@ function candidate(tx: Tx, userId: string, round: ReviewRound, expired: boolean,
 }
 
 /**
+ * The datasets in which the reviewer's next primary item should come from the secondary sample:
+ * those where a sampled item brings the checked share of their primary reviews closer to the
+ * dataset's share (sampled + ½ < share × (reviewed + 1)), so every reviewer is checked alike.
+ */
+async function datasetsPreferringSampled(tx: Tx, userId: string): Promise<number[]> {
+	const rows = rowsOf<{ id: number }>(
+		await tx.execute(sql`
+			select d.id from ${dataset} d
+			left join (
+				select i.dataset_id, count(*)::int as n,
+					count(*) filter (where i.in_secondary_sample)::int as s
+				from ${review} r join ${qaItem} i on i.id = r.item_id
+				where r.reviewer_id = ${userId} and r.round = 'primary' and r.revision = 1
+				group by i.dataset_id
+			) mine on mine.dataset_id = d.id
+			where coalesce(mine.s, 0) + 0.5 < d.secondary_share * (coalesce(mine.n, 0) + 1)`)
+	);
+	return rows.map((r) => r.id);
+}
+
+/**
  * Leases the next item to a reviewer inside one transaction (`FOR UPDATE SKIP LOCKED`): two
  * reviewers never hold the same task. Returns the reviewer's current lease if they hold one,
- * an expired lease of someone else before fresh work, or null when nothing is left.
+ * an expired lease of someone else before fresh work, or null when nothing is left. Fresh
+ * primary work comes from inside or outside the secondary sample so that the reviewer's checked
+ * share stays at the dataset's share, falling back to whatever is left.
  */
 export async function claimNext(
 	db: Db | Tx,
@@ -88,19 +153,22 @@ export async function claimNext(
 	return db.transaction(async (tx) => {
 		const held = await currentLease(tx, userId, now);
 		if (held) return held;
+		const first = async (round: ReviewRound, expired: boolean, sampledIn?: number[]) => {
+			const [row] = rowsOf<{ id: number }>(
+				await candidate(tx, userId, round, expired, now, sampledIn)
+			);
+			return row?.id;
+		};
 		let taskId: number | undefined;
 		for (const [round, expired] of [
 			['secondary', true],
 			['primary', true],
-			['secondary', false],
-			['primary', false]
+			['secondary', false]
 		] as const) {
-			const [row] = rowsOf<{ id: number }>(await candidate(tx, userId, round, expired, now));
-			if (row) {
-				taskId = row.id;
-				break;
-			}
+			taskId ??= await first(round, expired);
 		}
+		taskId ??= await first('primary', false, await datasetsPreferringSampled(tx, userId));
+		taskId ??= await first('primary', false);
 		if (taskId === undefined) return null;
 		const [lease] = await tx
 			.update(reviewTask)

@@ -4,7 +4,7 @@ import { dispute, feedbackNote, qaItem, review, reviewTask, type User } from '..
 import { describeEachDb } from '../../db/testing';
 import { seedItems, seedUsers } from '../../fixtures/review';
 import { DomainError } from '../../errors';
-import { claimNext, ensureReviewTasks } from './queue';
+import { claimNext } from './queue';
 import {
 	amendReview,
 	newFormKey,
@@ -41,7 +41,6 @@ describeEachDb('reviews', (h) => {
 	beforeEach(async () => {
 		await seedItems(h.db, 1);
 		[alice, bob] = await seedUsers(h.db, 2);
-		await ensureReviewTasks(h.db);
 	});
 
 	async function counts() {

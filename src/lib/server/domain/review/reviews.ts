@@ -188,7 +188,12 @@ export async function submitReview(
 			// The secondary round of this item must never go to its primary reviewer.
 			await tx
 				.insert(reviewTask)
-				.values({ itemId: task.itemId, round: 'secondary', excludedUserId: userId })
+				.values({
+					itemId: task.itemId,
+					round: 'secondary',
+					excludedUserId: userId,
+					sortKey: task.sortKey
+				})
 				.onConflictDoUpdate({
 					target: [reviewTask.itemId, reviewTask.round],
 					set: { excludedUserId: userId, state: 'pending' },

@@ -5,9 +5,8 @@ import { describeEachDb } from '../../db/testing';
 import { reviewNext } from '../../fixtures/review-flow';
 import { seedItems, seedUsers } from '../../fixtures/review';
 import { adjudicate, adjudicationCase, adjudicationQueue } from './adjudication';
-import { ensureReviewTasks } from '../review/queue';
 import { amendReview, newFormKey } from '../review/reviews';
-import { drawSecondarySample } from './sampling';
+import { setSecondaryShare } from './settings';
 
 describeEachDb('adjudication', (h) => {
 	let alice: User;
@@ -17,10 +16,8 @@ describeEachDb('adjudication', (h) => {
 		await seedItems(h.db, 1);
 		[alice, bob] = await seedUsers(h.db, 2);
 		[org] = await seedUsers(h.db, 1, ['organiser']);
-		await h.db.update(dataset).set({ secondaryShare: 1 });
 		const [ds] = await h.db.select().from(dataset);
-		await drawSecondarySample(h.db, org.id, { datasetId: ds.id, seed: 's' });
-		await ensureReviewTasks(h.db);
+		await setSecondaryShare(h.db, org.id, { datasetId: ds.id, share: 1, seed: 's' });
 	});
 
 	const itemOf = async (id: number) =>

@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
-import { dispute, qaItem, qaItemVersion, reviewTask, type User } from '../../db/schema';
+import { dataset, dispute, qaItem, qaItemVersion, reviewTask, type User } from '../../db/schema';
 import { describeEachDb } from '../../db/testing';
 import { reviewNext } from '../../fixtures/review-flow';
 import { seedItems, seedUsers } from '../../fixtures/review';
 import { commentOnDispute, getDispute, listDisputes, transitionDispute } from './disputes';
-import { ensureReviewTasks } from '../review/queue';
+import { setSecondaryShare } from './settings';
 
 describeEachDb('disputes', (h) => {
 	let alice: User;
@@ -16,7 +16,8 @@ describeEachDb('disputes', (h) => {
 		await seedItems(h.db, 1);
 		[alice] = await seedUsers(h.db, 1);
 		[org] = await seedUsers(h.db, 1, ['organiser']);
-		await ensureReviewTasks(h.db);
+		const [ds] = await h.db.select().from(dataset);
+		await setSecondaryShare(h.db, org.id, { datasetId: ds.id, share: 0 });
 		const { lease } = await reviewNext(h.db, alice.id, {
 			verdict: 'incorrect',
 			relevance: 3,

@@ -6,7 +6,6 @@ import { reviewItem } from '../../fixtures/review-flow';
 import { seedItems, seedUsers } from '../../fixtures/review';
 import { listItems, parseItemQuery } from '../items/items';
 import { withdrawItem } from '../items/corrections';
-import { ensureReviewTasks } from '../review/queue';
 import { adjudicate } from './adjudication';
 import { resolveItemOutcome } from './disagreement';
 import { transitionDispute } from './disputes';
@@ -26,7 +25,6 @@ describeEachDb('item state and outcome', (h) => {
 		[{ id: datasetId }] = await h.db.select().from(dataset);
 		// Every item out of the sample unless a test puts it in.
 		await h.db.update(qaItem).set({ inSecondarySample: false });
-		await ensureReviewTasks(h.db);
 		ids = (await h.db.select({ id: qaItem.id }).from(qaItem).orderBy(asc(qaItem.id))).map(
 			(r) => r.id
 		);

@@ -6,7 +6,7 @@ import { reviewNext } from '../../fixtures/review-flow';
 import { seedItems, seedUsers } from '../../fixtures/review';
 import { transitionDispute } from './disputes';
 import { resolveFeedback } from './feedback';
-import { ensureReviewTasks } from '../review/queue';
+import { setSecondaryShare, updateDatasetSettings } from './settings';
 import { amendReview, newFormKey } from '../review/reviews';
 import { freezeSnapshot, previewSnapshot, snapshotExport } from './snapshots';
 
@@ -19,7 +19,17 @@ describeEachDb('snapshots', (h) => {
 		[alice] = await seedUsers(h.db, 1);
 		[org] = await seedUsers(h.db, 1, ['organiser']);
 		[{ id: datasetId }] = await h.db.select().from(dataset);
-		await ensureReviewTasks(h.db);
+		// One review each, in import order: nothing is double-reviewed in these tests.
+		await setSecondaryShare(h.db, org.id, { datasetId, share: 0 });
+		await updateDatasetSettings(h.db, org.id, {
+			datasetId,
+			secondaryPercent: 0,
+			seed: undefined,
+			queueOrder: 'import',
+			leaseMinutes: 30,
+			disagreeOnVerdict: true,
+			relevanceGap: 2
+		});
 	});
 
 	it('selects verified correct items at the threshold without open disputes or feedback', async () => {

@@ -1,8 +1,7 @@
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { listDatasets } from '$lib/server/domain/items/datasets';
-import { ensureReviewTasks } from '$lib/server/domain/review/queue';
-import { drawSampleSchema, drawSecondarySample } from '$lib/server/domain/verification/sampling';
+import { sampleSummaries } from '$lib/server/domain/verification/sampling';
 import {
 	datasetSettingsSchema,
 	updateDatasetSettings
@@ -13,7 +12,14 @@ import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url }) => {
 	requireRole(locals, 'organiser', url);
-	return { datasets: await listDatasets(getDb()) };
+	const db = getDb();
+	const [datasets, summaries] = await Promise.all([listDatasets(db), sampleSummaries(db)]);
+	return {
+		datasets: datasets.map((ds) => ({
+			...ds,
+			sample: summaries.get(ds.id) ?? { total: 0, sampled: 0, perType: [] }
+		}))
+	};
 };
 
 export const actions: Actions = {
@@ -22,27 +28,20 @@ export const actions: Actions = {
 		const input = await readForm(request, datasetSettingsSchema, { extra: { action: 'save' } });
 		if (!input.ok) return input.failure;
 		try {
-			await updateDatasetSettings(getDb(), actor.id, input.data);
+			const outcome = await updateDatasetSettings(getDb(), actor.id, input.data);
+			if (outcome.status === 'confirm') {
+				const { add, reopen, remove, ...plan } = outcome.plan;
+				return {
+					action: 'save',
+					datasetId: input.data.datasetId,
+					values: input.values,
+					stale: outcome.stale,
+					preview: { ...plan, added: add.length, reopened: reopen.length, removed: remove.length }
+				};
+			}
 		} catch (e) {
 			return failWith(e, { action: 'save', values: input.values });
 		}
 		return { action: 'save', datasetId: input.data.datasetId, message: 'Settings saved.' };
-	},
-	sample: async ({ locals, request }) => {
-		const actor = requireRole(locals, 'organiser');
-		const input = await readForm(request, drawSampleSchema, { extra: { action: 'sample' } });
-		if (!input.ok) return input.failure;
-		try {
-			const db = getDb();
-			await ensureReviewTasks(db, input.data.datasetId);
-			const r = await drawSecondarySample(db, actor.id, input.data);
-			return {
-				action: 'sample',
-				datasetId: input.data.datasetId,
-				message: `Drew ${r.sampled} of ${r.total} items for secondary review with seed ${r.seed}.`
-			};
-		} catch (e) {
-			return failWith(e, { action: 'sample', values: input.values });
-		}
 	}
 };
