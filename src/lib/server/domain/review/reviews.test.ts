@@ -181,5 +181,21 @@ describeEachDb('reviews', (h) => {
 		const history = await reviewHistory(h.db, alice.id);
 		expect(history).toHaveLength(1);
 		expect(history[0]).toMatchObject({ id: second.id, revision: 2 });
+		// Nothing in the reviewer's history says whether the item is double-checked or how it ended.
+		expect(Object.keys(history[0]).sort()).toEqual(
+			[
+				'id',
+				'taskId',
+				'itemId',
+				'round',
+				'revision',
+				'verdict',
+				'relevance',
+				'timeOnTaskMs',
+				'submittedAt',
+				'type',
+				'question'
+			].sort()
+		);
 	});
 });

@@ -17,7 +17,6 @@ import { recordAudit } from '../audit/audit';
 import { resolveItemOutcome } from '../verification/disagreement';
 import { DomainError } from '../../errors';
 import { claimNext, lockLeasedTask, type Lease } from './queue';
-import { heldSql } from '../verification/held';
 
 const optionalText = (max: number) =>
 	z
@@ -341,7 +340,11 @@ export function newFormKey(): string {
 	return randomId();
 }
 
-/** The reviewer's own reviews, latest revision per task, newest first. */
+/**
+ * The reviewer's own reviews, latest revision per task, newest first. No item state or outcome:
+ * an item's state would tell its primary reviewer whether it is double-checked (a reviewer who
+ * knows that can take more care there), and its outcome how the others judged it.
+ */
 export async function reviewHistory(db: Db, userId: string, limit = 200) {
 	const rows = await db
 		.selectDistinctOn([review.taskId], {
@@ -355,9 +358,7 @@ export async function reviewHistory(db: Db, userId: string, limit = 200) {
 			timeOnTaskMs: review.timeOnTaskMs,
 			submittedAt: review.submittedAt,
 			type: qaItem.type,
-			question: qaItem.question,
-			status: qaItem.status,
-			held: heldSql().mapWith(Boolean)
+			question: qaItem.question
 		})
 		.from(review)
 		.innerJoin(qaItem, eq(qaItem.id, review.itemId))

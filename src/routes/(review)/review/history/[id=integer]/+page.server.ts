@@ -19,8 +19,11 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 	if (!found) error(404, 'You have no review with this number.');
 	const shown = await itemForDisplay(db, found.latest.itemId);
 	if (!shown) error(404, 'The item no longer exists.');
+	// Only what the reviewer needs to see the item: its workflow state, sample membership and
+	// final outcome would tell a reviewer which items are double-checked and how others judged.
+	const item = { id: shown.item.id, type: shown.item.type, paragraphId: shown.item.paragraphId };
 	// A new idempotency key per page view: a double-clicked amendment is saved once.
-	return { ...found, ...shown, key: newFormKey(), startedAt: Date.now() };
+	return { ...found, ...shown, item, key: newFormKey(), startedAt: Date.now() };
 };
 
 export const actions: Actions = {
