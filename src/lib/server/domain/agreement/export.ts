@@ -83,7 +83,9 @@ export function verificationTables(v: VerificationAgreement): Record<string, Tab
 			columns: ['primary', ...v.matrix.verdicts.map((s) => `secondary_${s}`)],
 			rows: v.matrix.verdicts.map((primary, i) => ({
 				primary,
-				...Object.fromEntries(v.matrix.verdicts.map((s, j) => [`secondary_${s}`, v.matrix.counts[i][j]]))
+				...Object.fromEntries(
+					v.matrix.verdicts.map((s, j) => [`secondary_${s}`, v.matrix.counts[i][j]])
+				)
 			}))
 		},
 		verification_outcomes: {
@@ -105,7 +107,11 @@ export function studyTables(s: StudyAgreement): Record<string, Table> {
 		ranking_agreement: {
 			columns: ['statistic', 'questions', ...ESTIMATE_COLUMNS],
 			rows: [
-				{ statistic: 'kendall_w_mean', questions: s.inputs.questions, ...estimateCells(s.ranking.wMean) },
+				{
+					statistic: 'kendall_w_mean',
+					questions: s.inputs.questions,
+					...estimateCells(s.ranking.wMean)
+				},
 				{
 					statistic: 'mean_pairwise_tau_b',
 					questions: s.inputs.questions,
@@ -120,7 +126,11 @@ export function studyTables(s: StudyAgreement): Record<string, Table> {
 		},
 		kendall_w_by_question: {
 			columns: ['question', 'item', 'value', 'reason'],
-			rows: s.ranking.wByQuestion.map((q) => ({ question: q.question, item: q.item, ...statCells(q.w) }))
+			rows: s.ranking.wByQuestion.map((q) => ({
+				question: q.question,
+				item: q.item,
+				...statCells(q.w)
+			}))
 		},
 		kendall_w_histogram: { columns: ['low', 'high', 'count'], rows: s.ranking.wHistogram },
 		reference_check: {
@@ -215,7 +225,9 @@ export function studyTables(s: StudyAgreement): Record<string, Table> {
 /** A table as CSV or JSON text. */
 export function renderTable(table: Table, format: 'csv' | 'json'): string {
 	if (format === 'csv') return toCsv(table.columns, table.rows);
-	const rows = table.rows.map((r) => Object.fromEntries(table.columns.map((c) => [c, r[c] ?? null])));
+	const rows = table.rows.map((r) =>
+		Object.fromEntries(table.columns.map((c) => [c, r[c] ?? null]))
+	);
 	return JSON.stringify(rows, null, 1);
 }
 
@@ -244,11 +256,18 @@ study good tags: per model the share of its ranked answers tagged good
 
 const csvOf = (columns: string[], rows: Record<string, unknown>[]) => toCsv(columns, rows);
 
-function rawStudyFiles(rows: RankingJudgement[], scores: Awaited<ReturnType<typeof candidateScores>>, study: StudyAgreement) {
+function rawStudyFiles(
+	rows: RankingJudgement[],
+	scores: Awaited<ReturnType<typeof candidateScores>>,
+	study: StudyAgreement
+) {
 	const files: { name: string; content: string }[] = [
 		{
 			name: 'rankings.csv',
-			content: csvOf(["question", "rater", "candidate", "rank"], rows as unknown as Record<string, unknown>[])
+			content: csvOf(
+				['question', 'rater', 'candidate', 'rank'],
+				rows as unknown as Record<string, unknown>[]
+			)
 		},
 		{
 			name: 'tags.csv',
@@ -321,7 +340,10 @@ export async function agreementBundle(
 			});
 		files.push({
 			name: 'reviews.csv',
-			content: csvOf(['item', 'type', 'round', 'reviewer', 'verdict', 'relevance'], reviews as unknown as Record<string, unknown>[])
+			content: csvOf(
+				['item', 'type', 'round', 'reviewer', 'verdict', 'relevance'],
+				reviews as unknown as Record<string, unknown>[]
+			)
 		});
 	}
 	if (study) {
@@ -346,7 +368,10 @@ export async function agreementBundle(
 		tagOrder: TAG_ORDER,
 		relevanceOrder: RELEVANCE_ORDER
 	};
-	files.push({ name: 'statistics.json', content: JSON.stringify({ verification, study }, null, 1) });
+	files.push({
+		name: 'statistics.json',
+		content: JSON.stringify({ verification, study }, null, 1)
+	});
 	files.push({ name: 'settings.json', content: JSON.stringify(settings, null, 1) });
 	files.push({ name: 'definitions.txt', content: DEFINITIONS });
 	return zipStore(files);

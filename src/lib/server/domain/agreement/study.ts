@@ -6,7 +6,13 @@ import { expertLeaderboard, plackettLuce, tierRankings } from '../../../stats/le
 import { pairwiseAccuracy } from '../../../stats/pairwise';
 import { consensusRanks, questionAgreements, rankingsSummary } from '../../../stats/rankings';
 import { krippendorffAlpha } from '../../../stats/ratings';
-import { defined, undefinedStat, type Interval, type RankRow, type Stat } from '../../../stats/types';
+import {
+	defined,
+	undefinedStat,
+	type Interval,
+	type RankRow,
+	type Stat
+} from '../../../stats/types';
 import {
 	candidateScores,
 	METRIC_KEYS,
@@ -227,7 +233,12 @@ export function pairwiseRows(
 		const value = scores.get(r.responseId)?.[metric];
 		const expertRank = consensus.get(String(r.question))?.get(String(r.candidate));
 		if (value === undefined || expertRank === undefined) continue;
-		out.push({ question: String(r.question), candidate: String(r.candidate), expertRank, metric: value });
+		out.push({
+			question: String(r.question),
+			candidate: String(r.candidate),
+			expertRank,
+			metric: value
+		});
 	}
 	return out;
 }
