@@ -18,6 +18,8 @@ import { createTestDb, describeEachDb } from '../db/testing';
 import { seedUsers } from '../fixtures/review';
 import { claimNext as claimReview } from '../domain/review/queue';
 import { claimNext as claimRanking } from '../domain/ranking/queue';
+import { verificationAgreement } from '../domain/agreement/verification';
+import { studyAgreement } from '../domain/agreement/study';
 import { importDemoContent } from './seed';
 import {
 	DEMO_ITEMS_LEFT,
@@ -127,6 +129,28 @@ describeEachDb('demo judgements', (h, kind) => {
 			.from(score)
 			.where(and(eq(score.runId, runs[0].id), isNotNull(score.value)));
 		expect(n).toBe(21 * 3);
+	});
+
+	it('gives the agreement pages numbers to show', async () => {
+		const [{ datasetId }] = await h.db.select({ datasetId: qaItem.datasetId }).from(qaItem);
+		const opts = { resamples: 50, seed: 'demo' };
+		const verification = await verificationAgreement(h.db, datasetId, opts);
+		expect(verification.overall.items).toBeGreaterThanOrEqual(6);
+		expect(verification.overall.verdict.cohen_kappa.stat.value).not.toBeNull();
+		expect(verification.overall.relevance.weighted_kappa_quadratic.stat.value).not.toBeNull();
+		expect(verification.outcomes.adjudicated).toBe(2);
+		const [ranked] = await h.db
+			.select({ id: rankingStudy.id })
+			.from(rankingStudy)
+			.where(eq(rankingStudy.name, DEMO_RANKED_STUDY));
+		const study = await studyAgreement(h.db, ranked.id, opts);
+		expect(study.inputs).toEqual({ rankings: 63, questions: 21, physicians: 3, entries: 252 });
+		// Physicians mostly agree: a clearly positive mean W below perfect agreement.
+		expect(study.ranking.wMean.stat.value).toBeGreaterThan(0.4);
+		expect(study.ranking.wMean.stat.value).toBeLessThan(1);
+		expect(study.run).not.toBeNull();
+		expect(study.metrics.length).toBeGreaterThan(0);
+		expect(study.leaderboards.expert.map((e) => e.model)).toHaveLength(4);
 	});
 
 	it('makes the same judgements on every seed', async () => {
