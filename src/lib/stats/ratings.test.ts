@@ -390,6 +390,29 @@ describe('ratingOrder and ratingsSummary', () => {
 		);
 		expect(ordered.stats.alpha_ordinal.value).toBeTypeOf('number');
 	});
+
+	it('a declared level leaves the statistics of higher levels undefined, saying so', () => {
+		const ratings = grid([
+			[1, 2],
+			[2, 2],
+			[3, 3]
+		]);
+		const nominal = ratingsSummary(ratings, { level: 'nominal' }).stats;
+		expect(nominal.alpha_ordinal.reason).toBe(
+			'the ratings are declared nominal; this statistic needs ordinal data'
+		);
+		expect(nominal.icc2_1.reason).toBe(
+			'the ratings are declared nominal; this statistic needs interval data'
+		);
+		expect(nominal.cohen_kappa.value).toBeTypeOf('number');
+		const ordinal = ratingsSummary(ratings, { level: 'ordinal' }).stats;
+		expect(ordinal.weighted_kappa_linear.value).toBeTypeOf('number');
+		expect(ordinal.alpha_interval.reason).toMatch(
+			/declared ordinal; this statistic needs interval/
+		);
+		const interval = ratingsSummary(ratings, { level: 'interval' }).stats;
+		expect(RATING_KEYS.every((k) => interval[k].value !== null)).toBe(true);
+	});
 });
 
 /** mulberry32: a small seeded generator, so property tests are repeatable. */

@@ -377,30 +377,69 @@ export function ratingOrder(r: Rating[], order?: string[]): (string | number)[] 
 	return numericOrder(r.map((x) => x.value));
 }
 
+/** The lowest level of measurement at which each statistic means something. */
+const NEEDS: Record<RatingKey, Level> = {
+	percent_agreement: 'nominal',
+	cohen_kappa: 'nominal',
+	weighted_kappa_linear: 'ordinal',
+	weighted_kappa_quadratic: 'ordinal',
+	fleiss_kappa: 'nominal',
+	alpha_nominal: 'nominal',
+	alpha_ordinal: 'ordinal',
+	alpha_interval: 'interval',
+	icc2_1: 'interval',
+	icc2_k: 'interval'
+};
+const LEVELS: Level[] = ['nominal', 'ordinal', 'interval'];
+
+/**
+ * Each summary statistic as a function of the ratings, with the category order fixed beforehand
+ * (so resamples of the same data share it). A declared level leaves the statistics that need a
+ * higher one undefined, saying so.
+ */
+export function ratingStatistics(
+	order: (string | number)[] | null,
+	level?: Level
+): Record<RatingKey, (r: Rating[]) => Stat> {
+	const noOrder = () => undefinedStat('needs a category order (give one, or use numeric values)');
+	const all: Record<RatingKey, (r: Rating[]) => Stat> = {
+		percent_agreement: percentAgreement,
+		cohen_kappa: cohenKappa,
+		weighted_kappa_linear: order ? (r) => weightedKappa(r, 'linear', order) : noOrder,
+		weighted_kappa_quadratic: order ? (r) => weightedKappa(r, 'quadratic', order) : noOrder,
+		fleiss_kappa: fleissKappa,
+		alpha_nominal: (r) => krippendorffAlpha(r, 'nominal'),
+		alpha_ordinal: order ? (r) => krippendorffAlpha(r, 'ordinal', order) : noOrder,
+		alpha_interval: (r) => krippendorffAlpha(r, 'interval'),
+		icc2_1: (r) => icc(r, '2,1'),
+		icc2_k: (r) => icc(r, '2,k')
+	};
+	if (level) {
+		for (const key of RATING_KEYS) {
+			if (LEVELS.indexOf(NEEDS[key]) > LEVELS.indexOf(level))
+				all[key] = () =>
+					undefinedStat(
+						`the ratings are declared ${level}; this statistic needs ${NEEDS[key]} data`
+					);
+		}
+	}
+	return all;
+}
+
 /** Every agreement statistic of one set of ratings, with the counts that say what it covers. */
 export function ratingsSummary(
 	r: Rating[],
-	opts: { order?: (string | number)[] } = {}
+	opts: { order?: (string | number)[]; level?: Level } = {}
 ): RatingsSummary {
 	const units = new Map<string, Set<string>>();
 	for (const x of r) units.set(x.unit, (units.get(x.unit) ?? new Set()).add(x.rater));
-	const order = opts.order ?? ratingOrder(r);
-	const noOrder = undefinedStat('needs a category order (give one, or use numeric values)');
+	const statistics = ratingStatistics(opts.order ?? ratingOrder(r), opts.level);
+	const stats = {} as Record<RatingKey, Stat>;
+	for (const key of RATING_KEYS) stats[key] = statistics[key](r);
 	return {
 		units: units.size,
 		raters: new Set(r.map((x) => x.rater)).size,
 		pairable_units: [...units.values()].filter((raters) => raters.size >= 2).length,
-		stats: {
-			percent_agreement: percentAgreement(r),
-			cohen_kappa: cohenKappa(r),
-			weighted_kappa_linear: order ? weightedKappa(r, 'linear', order) : noOrder,
-			weighted_kappa_quadratic: order ? weightedKappa(r, 'quadratic', order) : noOrder,
-			fleiss_kappa: fleissKappa(r),
-			alpha_nominal: krippendorffAlpha(r, 'nominal'),
-			alpha_ordinal: order ? krippendorffAlpha(r, 'ordinal', order) : noOrder,
-			alpha_interval: krippendorffAlpha(r, 'interval'),
-			icc2_1: icc(r, '2,1'),
-			icc2_k: icc(r, '2,k')
-		}
+		stats
 	};
 }

@@ -2,11 +2,17 @@ import type { Db } from '../../db/client';
 import { TAGS, type Tag } from '../../../constants';
 import { bootstrap } from '../../../stats/bootstrap';
 import { kendallTauB, pearson, spearman } from '../../../stats/correlation';
-import { consensusRanks, expertLeaderboard } from '../../../stats/leaderboard';
+import { expertLeaderboard, plackettLuce, tierRankings } from '../../../stats/leaderboard';
 import { pairwiseAccuracy } from '../../../stats/pairwise';
-import { kendallW, rankingsSummary } from '../../../stats/rankings';
+import { consensusRanks, questionAgreements, rankingsSummary } from '../../../stats/rankings';
 import { krippendorffAlpha } from '../../../stats/ratings';
-import { defined, undefinedStat, type Interval, type RankRow, type Stat } from '../../../stats/types';
+import {
+	defined,
+	undefinedStat,
+	type Interval,
+	type RankRow,
+	type Stat
+} from '../../../stats/types';
 import {
 	candidateScores,
 	METRIC_KEYS,
@@ -126,14 +132,13 @@ function rankingAgreement(
 	options: AgreementOptions
 ): StudyAgreement['ranking'] {
 	const summary = rankingsSummary(rankRows(rows));
-	const wByQuestion = [...byQuestion].map(([question, qRows]) => ({
-		question,
-		item: qRows[0].item,
-		w: kendallW(rankRows(qRows))
+	const perQuestion = questionAgreements(rankRows(rows));
+	const wByQuestion = perQuestion.map((q) => ({
+		question: Number(q.question),
+		item: byQuestion.get(Number(q.question))![0].item,
+		w: q.w
 	}));
-	const tauByQuestion = [...byQuestion.values()].map(
-		(qRows) => rankingsSummary(rankRows(qRows)).mean_pairwise_tau_b.value
-	);
+	const tauByQuestion = perQuestion.map((q) => q.tau.value);
 	const wHistogram = Array.from({ length: W_BINS }, (_, i) => ({
 		low: i / W_BINS,
 		high: (i + 1) / W_BINS,
@@ -205,21 +210,12 @@ function positionBias(rows: RankingJudgement[]): StudyAgreement['positionBias'] 
 		});
 }
 
-/** Tiers of one physician's ranking of one question, best first (tied candidates share a tier). */
-function tiers(rows: RankingJudgement[], label: (r: RankingJudgement) => string): string[][] {
-	const byRank = groupBy(rows, (r) => r.rank);
-	return [...byRank.keys()].sort((a, b) => a - b).map((rank) => byRank.get(rank)!.map(label));
-}
-
 const modelLabel = (r: RankingJudgement) => r.model ?? REFERENCE_LABEL;
 
 /** The rankings as Plackett–Luce input, candidates labelled by model (the reference included). */
 export function plackettLuceInput(rows: RankingJudgement[]) {
-	return [...groupBy(rows, (r) => `${r.question}\u0000${r.rater}`).values()].map((own) => ({
-		question: String(own[0].question),
-		rater: own[0].rater,
-		ranking: tiers(own, modelLabel)
-	}));
+	const labels = new Map(rows.map((r) => [String(r.candidate), modelLabel(r)]));
+	return tierRankings(rankRows(rows), (r) => labels.get(r.candidate)!);
 }
 
 /** Per question: each scored model candidate's consensus rank and metric, for one metric. */
@@ -237,7 +233,12 @@ export function pairwiseRows(
 		const value = scores.get(r.responseId)?.[metric];
 		const expertRank = consensus.get(String(r.question))?.get(String(r.candidate));
 		if (value === undefined || expertRank === undefined) continue;
-		out.push({ question: String(r.question), candidate: String(r.candidate), expertRank, metric: value });
+		out.push({
+			question: String(r.question),
+			candidate: String(r.candidate),
+			expertRank,
+			metric: value
+		});
 	}
 	return out;
 }
@@ -385,7 +386,17 @@ export async function studyAgreement(
 	const run = (options.runId == null ? runs[0] : runs.find((r) => r.id === options.runId)) ?? null;
 	const scores = run ? await candidateScores(db, studyId, run.id) : new Map();
 	const byQuestion = groupBy(rows, (r) => r.question);
-	const expert = expertLeaderboard(plackettLuceInput(rows), options);
+	const plInput = plackettLuceInput(rows);
+	const expert =
+		options.resamples > 0
+			? expertLeaderboard(plInput, options)
+			: Object.entries(plackettLuce(plInput).strengths)
+					.map(([label, strength]) => ({
+						label,
+						strength,
+						interval: noInterval('no bootstrap requested (0 resamples)')
+					}))
+					.sort((a, b) => b.strength - a.strength);
 	const strengths = Object.fromEntries(expert.map((e) => [e.label, e.strength]));
 	return {
 		studyId,
