@@ -1,75 +1,14 @@
 import { asc, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { describeEachDb } from '../../db/testing';
-import type { Db } from '../../db/client';
-import {
-	assignment,
-	candidate,
-	qaItem,
-	rankingEntry,
-	ranking,
-	rankingStudy,
-	response,
-	review,
-	reviewTask,
-	score,
-	scoringRun,
-	studyQuestion,
-	user
-} from '../../db/schema';
-import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
+import { qaItem, rankingEntry, ranking, user } from '../../db/schema';
+import { addReview, PAIRS, seedStudy } from '../../fixtures/agreement-known';
 import { seedItems, seedUsers } from '../../fixtures/review';
-import type { Verdict } from '../../../constants';
 import { cachedStudyAgreement, cachedVerificationAgreement } from './cache';
 import { studyAgreement } from './study';
 import { verificationAgreement } from './verification';
 
 const options = { resamples: 200, seed: 'test' };
-
-let key = 0;
-/** Writes one review (primary or secondary) of an item directly, as the review screen would store it. */
-async function addReview(
-	db: Db,
-	itemId: number,
-	round: 'primary' | 'secondary',
-	reviewerId: string,
-	verdict: Verdict,
-	relevance: number,
-	revision = 1
-) {
-	const [item] = await db.select().from(qaItem).where(eq(qaItem.id, itemId));
-	await db.insert(reviewTask).values({ itemId, round }).onConflictDoNothing();
-	const [task] = await db
-		.select()
-		.from(reviewTask)
-		.where(eq(reviewTask.itemId, itemId))
-		.orderBy(asc(reviewTask.id));
-	const tasks = await db.select().from(reviewTask).where(eq(reviewTask.itemId, itemId));
-	const own = tasks.find((t) => t.round === round) ?? task;
-	await db.insert(review).values({
-		taskId: own.id,
-		itemId,
-		itemVersionId: item.currentVersionId!,
-		round,
-		reviewerId,
-		verdict,
-		relevance,
-		revision,
-		idempotencyKey: `k${++key}`
-	});
-}
-
-// Six items reviewed twice; verdicts (primary, secondary) and relevance below. Independently:
-// verdict agreement 4/6; marginals correct 4, incorrect 2 on both sides → pe = 20/36,
-// kappa = (24/36 − 20/36) / (1 − 20/36) = 0.25.
-const PAIRS: [Verdict, Verdict, number, number][] = [
-	['correct', 'correct', 5, 5],
-	['correct', 'correct', 4, 5],
-	['correct', 'incorrect', 3, 3],
-	['incorrect', 'incorrect', 2, 1],
-	['correct', 'correct', 5, 4],
-	['incorrect', 'correct', 1, 3]
-];
 
 describeEachDb('verification agreement', (h) => {
 	it('computes kappa, the matrix and per-reviewer rows from the latest revisions', async () => {
@@ -131,111 +70,6 @@ describeEachDb('verification agreement', (h) => {
 		expect(after.result.inputs.doubleReviewed).toBe(5);
 	});
 });
-
-/**
- * Two questions, candidates [m1, m2, reference], three physicians. Q1: everyone ranks 1, 2, 3
- * (W = 1). Q2: (1,2,3), (2,1,3), (1,3,2): rank sums 4, 6, 8 around a mean of 6, S = 8,
- * W = 12·8 / (3²·(3³ − 3)) = 4/9. Scores: Q1 m1 0.9 > m2 0.5 agrees with the consensus
- * (m1 1 < m2 2); Q2 m1 0.2 < m2 0.8 disagrees (m1 4/3 < m2 2): pairwise accuracy 1/2.
- */
-async function seedStudy(db: Db) {
-	const { itemIds, modelIds } = await seedRankingContent(db, { count: 2, models: ['m1', 'm2'] });
-	const physicians = await insertUsers(db, 3, ['physician']);
-	const [organiser] = await insertUsers(db, 1, ['organiser']);
-	const [study] = await db
-		.insert(rankingStudy)
-		.values({ name: 'S', createdBy: organiser, state: 'open' })
-		.returning();
-	const responses = await db.select().from(response);
-	const [run] = await db
-		.insert(scoringRun)
-		.values({
-			mode: 'official',
-			embedder: 'hash:64',
-			scorerVersion: 't',
-			modelIds,
-			state: 'done',
-			createdBy: organiser
-		})
-		.returning();
-	const ranks = [
-		[
-			[1, 2, 3],
-			[1, 2, 3],
-			[1, 2, 3]
-		],
-		[
-			[1, 2, 3],
-			[2, 1, 3],
-			[1, 3, 2]
-		]
-	];
-	const metric = [
-		[0.9, 0.5],
-		[0.2, 0.8]
-	];
-	for (const [q, itemId] of itemIds.entries()) {
-		const [item] = await db.select().from(qaItem).where(eq(qaItem.id, itemId));
-		const [sq] = await db
-			.insert(studyQuestion)
-			.values({ studyId: study.id, itemId, itemVersionId: item.currentVersionId!, openSlots: 0 })
-			.returning();
-		const cands = [];
-		for (const [m, modelId] of modelIds.entries()) {
-			const resp = responses.find((r) => r.itemId === itemId && r.modelId === modelId)!;
-			const [c] = await db
-				.insert(candidate)
-				.values({ studyQuestionId: sq.id, responseId: resp.id, modelId, text: 'x' })
-				.returning();
-			cands.push(c);
-			await db.insert(score).values({
-				runId: run.id,
-				responseId: resp.id,
-				itemId,
-				modelId,
-				type: item.type,
-				value: metric[q][m],
-				metrics: { semantic: metric[q][m] }
-			});
-		}
-		const [ref] = await db
-			.insert(candidate)
-			.values({ studyQuestionId: sq.id, isReference: true, text: 'ref' })
-			.returning();
-		cands.push(ref);
-		for (const [p, physicianId] of physicians.entries()) {
-			const [as] = await db
-				.insert(assignment)
-				.values({
-					studyQuestionId: sq.id,
-					physicianId,
-					publicId: `a${q}${p}`,
-					seed: 's',
-					state: 'submitted'
-				})
-				.returning();
-			const [rk] = await db
-				.insert(ranking)
-				.values({
-					assignmentId: as.id,
-					physicianId,
-					idempotencyKey: `r${q}${p}`,
-					displayedOrder: cands.map((c) => c.id)
-				})
-				.returning();
-			await db.insert(rankingEntry).values(
-				cands.map((c, i) => ({
-					rankingId: rk.id,
-					candidateId: c.id,
-					rank: ranks[q][p][i],
-					tag: ranks[q][p][i] === 1 ? ('good' as const) : ('okay' as const),
-					displayPosition: i + 1
-				}))
-			);
-		}
-	}
-	return { study, run, physicians };
-}
 
 describeEachDb('study agreement', (h) => {
 	it("computes Kendall's W, the reference check, position bias and the metric board", async () => {

@@ -1,5 +1,4 @@
 // How the dashboard writes statistics: fixed decimals, intervals in brackets, reasons in words.
-import type { IntervalRow } from '$lib/components/IntervalChart.svelte';
 import type { Interval, Stat } from '$lib/stats/types';
 
 export interface Estimate {
@@ -19,6 +18,15 @@ export function intervalText(i: Interval, digits = 3): string {
 	return i.low === null
 		? `no interval: ${i.reason}`
 		: `[${num(i.low, digits)}, ${num(i.high, digits)}]`;
+}
+
+/** One row of IntervalChart. */
+export interface IntervalRow {
+	label: string;
+	value: number | null;
+	low: number | null;
+	high: number | null;
+	reason?: string;
 }
 
 /** One chart row from an estimate. */
