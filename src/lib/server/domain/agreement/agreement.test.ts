@@ -1,10 +1,11 @@
 import { asc, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { describeEachDb } from '../../db/testing';
-import { qaItem, rankingEntry, ranking, user } from '../../db/schema';
+import { qaItem, rankingEntry, ranking, rankingStudy, user } from '../../db/schema';
 import { addReview, PAIRS, seedStudy } from '../../fixtures/agreement-known';
 import { seedItems, seedUsers } from '../../fixtures/review';
 import { cachedStudyAgreement, cachedVerificationAgreement } from './cache';
+import { dashboardReports, DEFAULT_RESAMPLES, DEFAULT_SEED, readDashboardQuery } from './dashboard';
 import { studyAgreement } from './study';
 import { verificationAgreement } from './verification';
 
@@ -116,5 +117,19 @@ describeEachDb('study agreement', (h) => {
 		const after = await cachedStudyAgreement(h.db, study.id, options);
 		expect(after.fresh).toBe(true);
 		expect(after.result.inputs.rankings).toBe(5);
+	});
+});
+
+describeEachDb('agreement dashboard', (h) => {
+	it('opens on the newest study with rankings, with default options and a bad seed ignored', async () => {
+		const { study } = await seedStudy(h.db);
+		await h.db.insert(rankingStudy).values({ name: 'Empty, newer', createdBy: study.createdBy });
+		const query = readDashboardQuery(new URLSearchParams('resamples=abc&seed='));
+		expect(query).toMatchObject({ resamples: DEFAULT_RESAMPLES, seed: DEFAULT_SEED });
+		const reports = await dashboardReports(h.db, { ...query, resamples: 20 });
+		expect(reports.choices.studies).toHaveLength(2);
+		expect(reports.query.study).toBe(study.id);
+		expect(reports.study?.result.inputs.rankings).toBe(6);
+		expect(reports.verification?.result.inputs.reviews).toBe(0);
 	});
 });

@@ -1,7 +1,7 @@
-import { desc } from 'drizzle-orm';
+import { desc, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { dataset, rankingStudy } from '../../db/schema';
+import { assignment, dataset, rankingStudy, studyQuestion } from '../../db/schema';
 import { cachedStudyAgreement, cachedVerificationAgreement } from './cache';
 import { studyRuns } from './extract';
 
@@ -33,6 +33,11 @@ export function readDashboardQuery(params: URLSearchParams): DashboardQuery {
 	});
 }
 
+/** The newest study with a submitted ranking, else the newest study. */
+function defaultStudy(studies: { id: number; rankings: number }[]): number | undefined {
+	return (studies.find((s) => Number(s.rankings) > 0) ?? studies[0])?.id;
+}
+
 /** The datasets and studies an organiser can pick, and the scoring runs of the chosen study. */
 export async function dashboardChoices(db: Db, studyId: number | undefined) {
 	const datasets = await db
@@ -40,10 +45,17 @@ export async function dashboardChoices(db: Db, studyId: number | undefined) {
 		.from(dataset)
 		.orderBy(dataset.id);
 	const studies = await db
-		.select({ id: rankingStudy.id, name: rankingStudy.name, state: rankingStudy.state })
+		.select({
+			id: rankingStudy.id,
+			name: rankingStudy.name,
+			state: rankingStudy.state,
+			rankings: sql<number>`(select count(*)::int from ${assignment} a
+				join ${studyQuestion} q on q.id = a.study_question_id
+				where q.study_id = ranking_study.id and a.state = 'submitted')`
+		})
 		.from(rankingStudy)
 		.orderBy(desc(rankingStudy.id));
-	const chosenStudy = studyId ?? studies[0]?.id;
+	const chosenStudy = studyId ?? defaultStudy(studies);
 	const runs = chosenStudy ? await studyRuns(db, chosenStudy) : [];
 	return { datasets, studies, runs };
 }
@@ -55,7 +67,7 @@ export async function dashboardChoices(db: Db, studyId: number | undefined) {
 export async function dashboardReports(db: Db, query: DashboardQuery) {
 	const choices = await dashboardChoices(db, query.study);
 	const datasetId = query.dataset ?? choices.datasets[0]?.id ?? null;
-	const studyId = query.study ?? choices.studies[0]?.id ?? null;
+	const studyId = query.study ?? defaultStudy(choices.studies) ?? null;
 	const opts = { resamples: query.resamples, seed: query.seed };
 	const known = (list: { id: number }[], id: number | null) =>
 		id !== null && list.some((x) => x.id === id) ? id : null;

@@ -157,14 +157,21 @@ export async function verificationAgreement(
 			options
 		)
 	})).filter((t) => t.items > 0);
-	const reviewers = [...new Set(pairs.flatMap((p) => [p.a.reviewer, p.b.reviewer]))].sort();
-	const byReviewer = reviewers.map((reviewer) => {
-		// The reviewer's own judgement first, whichever round it was.
-		const own = pairs
-			.filter((p) => p.a.reviewer === reviewer || p.b.reviewer === reviewer)
-			.map((p) => (p.a.reviewer === reviewer ? p : { ...p, a: p.b, b: p.a }));
-		return { reviewer, ...pairAgreement(own, options) };
-	});
+	// Each reviewer's pairs with their own judgement first, whichever round it was: one pass.
+	const own = new Map<string, ReviewPair[]>();
+	for (const p of pairs) {
+		for (const [mine, other] of [
+			[p.a, p.b],
+			[p.b, p.a]
+		]) {
+			const list = own.get(mine.reviewer) ?? [];
+			list.push({ ...p, a: mine, b: other });
+			own.set(mine.reviewer, list);
+		}
+	}
+	const byReviewer = [...own.keys()]
+		.sort()
+		.map((reviewer) => ({ reviewer, ...pairAgreement(own.get(reviewer)!, options) }));
 	return {
 		datasetId,
 		options,
