@@ -3,15 +3,19 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { asc } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { main } from '../../../../cli/main';
-import { parseCsv } from '../../csv';
-import { describeEachDb } from '../../db/testing';
-import { qaItem } from '../../db/schema';
-import { addReview, PAIRS, seedStudy } from '../../fixtures/agreement-known';
-import { seedItems, seedUsers } from '../../fixtures/review';
-import { agreementBundleFiles, renderTable, studyTables } from './export';
-import { studyAgreement } from './study';
-import { verificationAgreement } from './verification';
+import { main } from './main';
+import { parseCsv } from '$lib/server/csv';
+import { describeEachDb } from '$lib/server/db/testing';
+import { qaItem } from '$lib/server/db/schema';
+import { addReview, PAIRS, seedStudy } from '$lib/server/fixtures/agreement-known';
+import { seedItems, seedUsers } from '$lib/server/fixtures/review';
+import {
+	agreementBundleFiles,
+	renderTable,
+	studyTables
+} from '$lib/server/domain/agreement/export';
+import { studyAgreement } from '$lib/server/domain/agreement/study';
+import { verificationAgreement } from '$lib/server/domain/agreement/verification';
 
 /** Runs `cliniq stats …` and returns the JSON it prints. */
 async function cliStats(args: string[]): Promise<Record<string, unknown>> {
