@@ -4,7 +4,7 @@ import { bootstrap } from '../../../stats/bootstrap';
 import { kendallTauB, pearson, spearman } from '../../../stats/correlation';
 import { expertLeaderboard, plackettLuce, tierRankings } from '../../../stats/leaderboard';
 import { pairwiseAccuracy } from '../../../stats/pairwise';
-import { consensusRanks, questionAgreements, rankingsSummary } from '../../../stats/rankings';
+import { consensusRanks, meanDefined, questionAgreements } from '../../../stats/rankings';
 import { krippendorffAlpha } from '../../../stats/ratings';
 import {
 	defined,
@@ -131,8 +131,16 @@ function rankingAgreement(
 	byQuestion: Map<number, RankingJudgement[]>,
 	options: AgreementOptions
 ): StudyAgreement['ranking'] {
-	const summary = rankingsSummary(rankRows(rows));
+	// The per-question parts once; their means are what rankingsSummary reports.
 	const perQuestion = questionAgreements(rankRows(rows));
+	const wMeanStat = meanDefined(
+		perQuestion.map((q) => q.w),
+		'Kendall W'
+	);
+	const tauMeanStat = meanDefined(
+		perQuestion.map((q) => q.tau),
+		'pairwise tau-b'
+	);
 	const wByQuestion = perQuestion.map((q) => ({
 		question: Number(q.question),
 		item: byQuestion.get(Number(q.question))![0].item,
@@ -174,11 +182,11 @@ function rankingAgreement(
 		wHistogram,
 		wUndefined: [...reasons].map(([reason, count]) => ({ reason, count })),
 		wMean: meanOverQuestions(
-			summary.kendall_w_mean,
+			wMeanStat,
 			wByQuestion.map((q) => q.w.value),
 			options
 		),
-		tauMean: meanOverQuestions(summary.mean_pairwise_tau_b, tauByQuestion, options),
+		tauMean: meanOverQuestions(tauMeanStat, tauByQuestion, options),
 		tagsAlpha
 	};
 }
@@ -222,9 +230,9 @@ export function plackettLuceInput(rows: RankingJudgement[]) {
 export function pairwiseRows(
 	rows: RankingJudgement[],
 	scores: Map<number, Partial<Record<MetricKey, number>>>,
-	metric: MetricKey
+	metric: MetricKey,
+	consensus: Map<string, Map<string, number>> = consensusRanks(rankRows(rows))
 ) {
-	const consensus = consensusRanks(rankRows(rows));
 	const seen = new Set<number>();
 	const out: { question: string; candidate: string; expertRank: number; metric: number }[] = [];
 	for (const r of rows) {
@@ -248,9 +256,10 @@ function metricAgreement(
 	rows: RankingJudgement[],
 	scores: Map<number, Partial<Record<MetricKey, number>>>,
 	strengths: Record<string, number>,
+	consensus: Map<string, Map<string, number>>,
 	options: AgreementOptions
 ): MetricAgreement {
-	const pairRows = pairwiseRows(rows, scores, metric);
+	const pairRows = pairwiseRows(rows, scores, metric, consensus);
 	const byQuestion = [...groupBy(pairRows, (r) => r.question).values()].filter(
 		(q) => q.length >= 2
 	);
@@ -398,6 +407,8 @@ export async function studyAgreement(
 					}))
 					.sort((a, b) => b.strength - a.strength);
 	const strengths = Object.fromEntries(expert.map((e) => [e.label, e.strength]));
+	// The physicians' consensus is the same for every metric: computed once.
+	const consensus = consensusRanks(rankRows(rows));
 	return {
 		studyId,
 		options: { ...options, runId: run?.id ?? null },
@@ -412,7 +423,9 @@ export async function studyAgreement(
 		referenceCheck: referenceCheck(rows),
 		positionBias: positionBias(rows),
 		metrics: run
-			? METRIC_KEYS.map((metric) => metricAgreement(metric, rows, scores, strengths, options))
+			? METRIC_KEYS.map((metric) =>
+					metricAgreement(metric, rows, scores, strengths, consensus, options)
+				)
 					.filter((m) => m.pairwise.pairs > 0)
 					.sort((a, b) => (b.accuracy.stat.value ?? -1) - (a.accuracy.stat.value ?? -1))
 			: [],
