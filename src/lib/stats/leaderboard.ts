@@ -60,6 +60,8 @@ function compile(rankings: TierRanking[], labels: string[]): Compiled {
 /** The default prior: each candidate has this many pseudo-wins and as many pseudo-losses. */
 const PSEUDO = 0.5;
 const TOLERANCE = 1e-9;
+/** A resample's refit stops sooner: its strengths are only read to the width of an interval. */
+const RESAMPLE_TOLERANCE = 1e-7;
 
 /**
  * Hunter's MM iteration on weighted rankings (weight = how often each ranking is counted; 1 for the
@@ -71,7 +73,8 @@ function fit(
 	gamma: Float64Array,
 	maxIterations: number,
 	pseudo: number,
-	scratch: ReturnType<typeof scratchFor>
+	scratch: ReturnType<typeof scratchFor>,
+	tolerance = TOLERANCE
 ): { iterations: number; converged: boolean } {
 	const { rankingTier, tierStart, items } = c;
 	const nLabels = gamma.length;
@@ -123,7 +126,7 @@ function fit(
 			change = Math.max(change, Math.abs(Math.log(next[i] / gamma[i])));
 			gamma[i] = next[i];
 		}
-		if (change < TOLERANCE) return { iterations: iteration, converged: true };
+		if (change < tolerance) return { iterations: iteration, converged: true };
 	}
 	return { iterations: maxIterations, converged: false };
 }
@@ -280,7 +283,8 @@ export function expertLeaderboard(
 		for (let i = 0; i < questions; i++) counts[Math.floor(random() * questions)]++;
 		for (let r = 0; r < weights.length; r++) weights[r] = counts[c.rankingQuestion[r]];
 		gamma.set(full);
-		if (!fit(c, weights, gamma, maxIterations, pseudo, scratch).converged) continue;
+		const refit = fit(c, weights, gamma, maxIterations, pseudo, scratch, RESAMPLE_TOLERANCE);
+		if (!refit.converged) continue;
 		normalise(gamma, normalised);
 		for (let i = 0; i < n; i++) draws[i][valid] = normalised[i];
 		valid++;

@@ -318,14 +318,25 @@ export interface BundleSettings {
 	relevanceOrder: number[];
 }
 
+/** The reports a bundle describes (either may be absent). */
+export interface BundleReports {
+	verification: VerificationAgreement | null;
+	study: StudyAgreement | null;
+}
+
 /**
  * The whole bundle as a zip: the raw judgements in the `cliniq stats` input formats, every table
  * (CSV and JSON), the statistics (JSON), the settings and a definitions file.
  */
-export async function agreementBundle(
+export async function agreementBundle(db: Db, reports: BundleReports): Promise<Uint8Array> {
+	return zipStore(await agreementBundleFiles(db, reports));
+}
+
+/** The files of the bundle, by name (see agreementBundle). */
+export async function agreementBundleFiles(
 	db: Db,
-	reports: { verification: VerificationAgreement | null; study: StudyAgreement | null }
-): Promise<Uint8Array> {
+	reports: BundleReports
+): Promise<{ name: string; content: string }[]> {
 	const { verification, study } = reports;
 	const files: { name: string; content: string }[] = [];
 	if (verification) {
@@ -374,5 +385,5 @@ export async function agreementBundle(
 	});
 	files.push({ name: 'settings.json', content: JSON.stringify(settings, null, 1) });
 	files.push({ name: 'definitions.txt', content: DEFINITIONS });
-	return zipStore(files);
+	return files;
 }
