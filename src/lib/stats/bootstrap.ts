@@ -33,7 +33,8 @@ export function percentileInterval(
 	resamples: number
 ): Interval {
 	const valid = values.length;
-	if (valid === 0) return { low: null, high: null, reason: 'the statistic is undefined on every resample' };
+	if (valid === 0)
+		return { low: null, high: null, reason: 'the statistic is undefined on every resample' };
 	values.sort();
 	const q = (p: number) => {
 		const h = (valid - 1) * p;

@@ -59,7 +59,7 @@ export function averageRanks(values: ArrayLike<number>): Float64Array {
 	const n = values.length;
 	const order = Array.from({ length: n }, (_, i) => i).sort((i, j) => values[i] - values[j]);
 	const ranks = new Float64Array(n);
-	for (let start = 0; start < n; ) {
+	for (let start = 0; start < n;) {
 		let end = start + 1;
 		while (end < n && values[order[end]] === values[order[start]]) end++;
 		const mid = (start + 1 + end) / 2;
@@ -101,12 +101,12 @@ export function tauBOf(x: ArrayLike<number>, y: ArrayLike<number>): Stat {
 	for (let i = 0; i < n; i++) ys[i] = y[idx[i]];
 	let tiedX = 0;
 	let tiedXY = 0;
-	for (let start = 0; start < n; ) {
+	for (let start = 0; start < n;) {
 		let end = start + 1;
 		while (end < n && x[idx[end]] === x[idx[start]]) end++;
 		const t = end - start;
 		tiedX += (t * (t - 1)) / 2;
-		for (let s = start; s < end; ) {
+		for (let s = start; s < end;) {
 			let e = s + 1;
 			while (e < end && ys[e] === ys[s]) e++;
 			tiedXY += ((e - s) * (e - s - 1)) / 2;
@@ -117,7 +117,7 @@ export function tauBOf(x: ArrayLike<number>, y: ArrayLike<number>): Stat {
 	// A stable merge sort on y counts the discordant pairs as the swaps it makes.
 	const swaps = mergeSortSwaps(ys, new Float64Array(n));
 	let tiedY = 0;
-	for (let start = 0; start < n; ) {
+	for (let start = 0; start < n;) {
 		let end = start + 1;
 		while (end < n && ys[end] === ys[start]) end++;
 		tiedY += ((end - start) * (end - start - 1)) / 2;

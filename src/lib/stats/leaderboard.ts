@@ -60,6 +60,8 @@ function compile(rankings: TierRanking[], labels: string[]): Compiled {
 /** The default prior: each candidate has this many pseudo-wins and as many pseudo-losses. */
 const PSEUDO = 0.5;
 const TOLERANCE = 1e-9;
+/** A resample's refit stops sooner: its strengths are only read to the width of an interval. */
+const RESAMPLE_TOLERANCE = 1e-7;
 
 /**
  * Hunter's MM iteration on weighted rankings (weight = how often each ranking is counted; 1 for the
@@ -71,11 +73,12 @@ function fit(
 	gamma: Float64Array,
 	maxIterations: number,
 	pseudo: number,
-	scratch: { wins: Float64Array; denom: Float64Array; stage: Float64Array }
+	scratch: ReturnType<typeof scratchFor>,
+	tolerance = TOLERANCE
 ): { iterations: number; converged: boolean } {
 	const { rankingTier, tierStart, items } = c;
 	const nLabels = gamma.length;
-	const { wins, denom, stage } = scratch;
+	const { wins, denom, stage, next } = scratch;
 	const rankings = rankingTier.length - 1;
 	// Wins do not depend on gamma: every member of a tier that is not the last is chosen once.
 	wins.fill(pseudo);
@@ -108,16 +111,42 @@ function fit(
 				for (let e = start; e < end; e++) denom[items[e]] += w * cumulative;
 			}
 		}
-		let change = 0;
 		for (let i = 0; i < nLabels; i++) {
 			// The prior: `pseudo` wins and `pseudo` losses against a virtual item of strength 1.
-			const next = wins[i] / (denom[i] + (2 * pseudo) / (gamma[i] + 1));
-			change = Math.max(change, Math.abs(Math.log(next / gamma[i])));
-			gamma[i] = next;
+			next[i] = wins[i] / (denom[i] + (2 * pseudo) / (gamma[i] + 1));
 		}
-		if (change < TOLERANCE) return { iterations: iteration, converged: true };
+		// The rankings say nothing about the common scale, which only the weak prior pins: MM alone
+		// crawls along it. Setting the scale to its optimum is a further ascent step, and fast.
+		if (pseudo > 0) {
+			const scale = Math.exp(bestLogScale(next));
+			for (let i = 0; i < nLabels; i++) next[i] *= scale;
+		}
+		let change = 0;
+		for (let i = 0; i < nLabels; i++) {
+			change = Math.max(change, Math.abs(Math.log(next[i] / gamma[i])));
+			gamma[i] = next[i];
+		}
+		if (change < tolerance) return { iterations: iteration, converged: true };
 	}
 	return { iterations: maxIterations, converged: false };
+}
+
+/**
+ * The log scale s maximising the prior Σᵢ log(e^s γᵢ) − 2 log(1 + e^s γᵢ), i.e. the root of
+ * Σᵢ (1 − e^s γᵢ)/(1 + e^s γᵢ), decreasing in s: found by bisection.
+ */
+function bestLogScale(gamma: Float64Array): number {
+	let lo = -60;
+	let hi = 60;
+	for (let step = 0; step < 60 && hi - lo > 1e-13; step++) {
+		const s = (lo + hi) / 2;
+		const c = Math.exp(s);
+		let g = 0;
+		for (const v of gamma) g += (1 - c * v) / (1 + c * v);
+		if (g > 0) lo = s;
+		else hi = s;
+	}
+	return (lo + hi) / 2;
 }
 
 function scratchFor(c: Compiled) {
@@ -128,6 +157,7 @@ function scratchFor(c: Compiled) {
 	return {
 		wins: new Float64Array(n),
 		denom: new Float64Array(n),
+		next: new Float64Array(n),
 		stage: new Float64Array(maxTiers)
 	};
 }
@@ -253,7 +283,8 @@ export function expertLeaderboard(
 		for (let i = 0; i < questions; i++) counts[Math.floor(random() * questions)]++;
 		for (let r = 0; r < weights.length; r++) weights[r] = counts[c.rankingQuestion[r]];
 		gamma.set(full);
-		if (!fit(c, weights, gamma, maxIterations, pseudo, scratch).converged) continue;
+		const refit = fit(c, weights, gamma, maxIterations, pseudo, scratch, RESAMPLE_TOLERANCE);
+		if (!refit.converged) continue;
 		normalise(gamma, normalised);
 		for (let i = 0; i < n; i++) draws[i][valid] = normalised[i];
 		valid++;
