@@ -117,6 +117,12 @@ async function ratingsCommand(args: string[], io: Io): Promise<number> {
 		ci = {};
 		// Every statistic sees the same resamples (one seed), so the intervals describe one experiment.
 		for (const key of RATING_KEYS) {
+			const own = summary.stats[key];
+			// An interval around an undefined value means nothing (and costs the most time).
+			if (own.value === null) {
+				ci[key] = { low: null, high: null, reason: 'the statistic is undefined on the data' };
+				continue;
+			}
 			// A unit drawn twice is two units: it gets a fresh id per draw.
 			ci[key] = bootstrap(
 				units,

@@ -3,6 +3,7 @@
 // returns a Stat: a number, or null with the reason it is undefined.
 import { defined, undefinedStat, type Level, type Rating, type Stat } from './types';
 
+/** The statistics of a ratings summary, by their output keys. */
 export type RatingKey =
 	| 'percent_agreement'
 	| 'cohen_kappa'
@@ -15,6 +16,7 @@ export type RatingKey =
 	| 'icc2_1'
 	| 'icc2_k';
 
+/** The summary's keys in output order. */
 export const RATING_KEYS: readonly RatingKey[] = [
 	'percent_agreement',
 	'cohen_kappa',
@@ -28,6 +30,7 @@ export const RATING_KEYS: readonly RatingKey[] = [
 	'icc2_k'
 ];
 
+/** Counts that say what the statistics cover, and every statistic. */
 export interface RatingsSummary {
 	units: number;
 	raters: number;
