@@ -395,6 +395,11 @@ const NEEDS: Record<RatingKey, Level> = {
 };
 const LEVELS: Level[] = ['nominal', 'ordinal', 'interval'];
 
+/** Whether a statistic means something at a declared level of measurement (any, if none is declared). */
+export function fitsLevel(key: RatingKey, level?: Level): boolean {
+	return !level || LEVELS.indexOf(NEEDS[key]) <= LEVELS.indexOf(level);
+}
+
 /**
  * Each summary statistic as a function of the ratings, with the category order fixed beforehand
  * (so resamples of the same data share it). A declared level leaves the statistics that need a
@@ -419,7 +424,7 @@ export function ratingStatistics(
 	};
 	if (level) {
 		for (const key of RATING_KEYS) {
-			if (LEVELS.indexOf(NEEDS[key]) > LEVELS.indexOf(level))
+			if (!fitsLevel(key, level))
 				all[key] = () =>
 					undefinedStat(
 						`the ratings are declared ${level}; this statistic needs ${NEEDS[key]} data`
