@@ -46,7 +46,11 @@ const cat = (v: Value) => String(v);
 /** Units → raters → value, in first-seen order; or why the ratings cannot be tabled. */
 type Table = { units: Map<string, Map<string, Value>>; raters: string[] };
 
+/** The table of the ratings a summary is computing, built once for all its statistics. */
+let summaryTable: { r: Rating[]; table: Table | string } | null = null;
+
 function table(r: Rating[]): Table | string {
+	if (summaryTable?.r === r) return summaryTable.table;
 	const units = new Map<string, Map<string, Value>>();
 	const raters = new Set<string>();
 	for (const { unit, rater, value } of r) {
@@ -395,6 +399,11 @@ const NEEDS: Record<RatingKey, Level> = {
 };
 const LEVELS: Level[] = ['nominal', 'ordinal', 'interval'];
 
+/** Whether a statistic means something at a declared level of measurement (any, if none is declared). */
+export function fitsLevel(key: RatingKey, level?: Level): boolean {
+	return !level || LEVELS.indexOf(NEEDS[key]) <= LEVELS.indexOf(level);
+}
+
 /**
  * Each summary statistic as a function of the ratings, with the category order fixed beforehand
  * (so resamples of the same data share it). A declared level leaves the statistics that need a
@@ -419,7 +428,7 @@ export function ratingStatistics(
 	};
 	if (level) {
 		for (const key of RATING_KEYS) {
-			if (LEVELS.indexOf(NEEDS[key]) > LEVELS.indexOf(level))
+			if (!fitsLevel(key, level))
 				all[key] = () =>
 					undefinedStat(
 						`the ratings are declared ${level}; this statistic needs ${NEEDS[key]} data`
@@ -438,7 +447,13 @@ export function ratingsSummary(
 	for (const x of r) units.set(x.unit, (units.get(x.unit) ?? new Set()).add(x.rater));
 	const statistics = ratingStatistics(opts.order ?? ratingOrder(r), opts.level);
 	const stats = {} as Record<RatingKey, Stat>;
-	for (const key of RATING_KEYS) stats[key] = statistics[key](r);
+	// The statistics run synchronously, so the shared table cannot outlive this summary or its data.
+	summaryTable = { r, table: table(r) };
+	try {
+		for (const key of RATING_KEYS) stats[key] = statistics[key](r);
+	} finally {
+		summaryTable = null;
+	}
 	return {
 		units: units.size,
 		raters: new Set(r.map((x) => x.rater)).size,
