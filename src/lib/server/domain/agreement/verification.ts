@@ -1,12 +1,13 @@
 import type { Db } from '../../db/client';
 import { QA_TYPES, VERDICTS, type QaType, type Verdict } from '../../../constants';
-import { bootstrap } from '../../../stats/bootstrap';
+import { ratingIntervals } from '../../../stats/ratings-bootstrap';
 import {
 	cohenKappa,
 	icc,
 	krippendorffAlpha,
 	percentAgreement,
-	weightedKappa
+	weightedKappa,
+	type RatingKey
 } from '../../../stats/ratings';
 import type { Interval, Rating, Stat } from '../../../stats/types';
 import { reviewJudgements, verificationOutcomes, type ReviewJudgement } from './extract';
@@ -106,31 +107,51 @@ const RELEVANCE_FNS: Record<RelevanceStat, (r: Rating[]) => Stat> = {
 	icc2_1: (r) => icc(r, '2,1')
 };
 
-function estimate(
-	pairs: ReviewPair[],
-	field: 'verdict' | 'relevance',
-	fn: (r: Rating[]) => Stat,
+const NO_BOOTSTRAP: Interval = {
+	low: null,
+	high: null,
+	reason: 'no bootstrap requested (0 resamples)'
+};
+
+function estimates<K extends string>(
+	ratings: Rating[],
+	fns: Record<K, (r: Rating[]) => Stat>,
+	keys: readonly K[],
+	order: (string | number)[] | undefined,
 	options: AgreementOptions
-): Estimate {
-	const stat = fn(ratingsOf(pairs, field));
-	const interval: Interval =
-		options.resamples <= 0
-			? { low: null, high: null, reason: 'no bootstrap requested (0 resamples)' }
-			: stat.value === null
+): Record<K, Estimate> {
+	// All statistics' intervals from one pass over the resamples (per-unit sufficient statistics).
+	const intervals =
+		options.resamples > 0 && ratings.length > 0
+			? ratingIntervals(ratings, { order, resamples: options.resamples, seed: options.seed })
+			: null;
+	const out = {} as Record<K, Estimate>;
+	for (const key of keys) {
+		const stat = fns[key](ratings);
+		const interval: Interval =
+			stat.value === null
 				? { low: null, high: null, reason: stat.reason }
-				: bootstrap(pairs, (sample) => fn(ratingsOf(sample, field)).value, options);
-	return { stat, interval };
+				: intervals
+					? intervals[key as RatingKey]
+					: NO_BOOTSTRAP;
+		out[key] = { stat, interval };
+	}
+	return out;
 }
 
 /** Verdict and relevance agreement of a set of review pairs, each with a bootstrap interval over items. */
 export function pairAgreement(pairs: ReviewPair[], options: AgreementOptions): PairAgreement {
-	const verdict = {} as Record<VerdictStat, Estimate>;
-	for (const key of VERDICT_STATS)
-		verdict[key] = estimate(pairs, 'verdict', VERDICT_FNS[key], options);
-	const relevance = {} as Record<RelevanceStat, Estimate>;
-	for (const key of RELEVANCE_STATS)
-		relevance[key] = estimate(pairs, 'relevance', RELEVANCE_FNS[key], options);
-	return { items: pairs.length, verdict, relevance };
+	return {
+		items: pairs.length,
+		verdict: estimates(ratingsOf(pairs, 'verdict'), VERDICT_FNS, VERDICT_STATS, undefined, options),
+		relevance: estimates(
+			ratingsOf(pairs, 'relevance'),
+			RELEVANCE_FNS,
+			RELEVANCE_STATS,
+			RELEVANCE_ORDER,
+			options
+		)
+	};
 }
 
 /** The verdict disagreement matrix: primary verdict (rows) × secondary verdict (columns). */
