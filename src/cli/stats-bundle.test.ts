@@ -79,8 +79,23 @@ describeEachDb('agreement bundle', (h) => {
 		const rankings = await cliStats(['rankings', path('rankings.csv')]);
 		expect(rankings.kendall_w_mean).toBeCloseTo(s.ranking.wMean.stat.value!, 12);
 		expect(rankings.mean_pairwise_tau_b).toBeCloseTo(s.ranking.tauMean.stat.value!, 12);
-		const tags = await cliStats(['ratings', path('tags.csv'), '--order', 'bad,okay,good']);
+		const tags = await cliStats([
+			'ratings',
+			path('tags.csv'),
+			'--order',
+			'bad,okay,good',
+			'--bootstrap',
+			'50',
+			'--seed',
+			's'
+		]);
 		expect(tags.alpha_ordinal).toBeCloseTo(s.ranking.tagsAlpha.stat.value!, 12);
+		// The same seed draws the same candidates: the same interval.
+		const interval = s.ranking.tagsAlpha.interval;
+		expect((tags.ci as Record<string, unknown>).alpha_ordinal).toEqual([
+			interval.low,
+			interval.high
+		]);
 
 		const board = s.metrics.find((m) => m.metric === 'value')!;
 		const pairwise = await cliStats(['pairwise', path('pairwise_value.csv')]);

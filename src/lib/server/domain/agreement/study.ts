@@ -6,6 +6,7 @@ import { expertLeaderboard, plackettLuce, tierRankings } from '../../../stats/le
 import { pairwiseAccuracy } from '../../../stats/pairwise';
 import { consensusRanks, meanDefined, questionAgreements } from '../../../stats/rankings';
 import { krippendorffAlpha } from '../../../stats/ratings';
+import { ratingIntervals } from '../../../stats/ratings-bootstrap';
 import {
 	defined,
 	undefinedStat,
@@ -157,26 +158,23 @@ function rankingAgreement(
 		if (w.value === null) reasons.set(w.reason, (reasons.get(w.reason) ?? 0) + 1);
 		else wHistogram[Math.min(W_BINS - 1, Math.floor(w.value * W_BINS))].count++;
 	}
-	// Tags: one unit per candidate, rated by each physician who ranked its question.
-	const questions = [...byQuestion.values()];
-	const tagRatings = (sample: RankingJudgement[][]) =>
-		sample.flatMap((qRows, i) =>
-			qRows.map((r) => ({ unit: `${i}:${r.candidate}`, rater: r.rater, value: r.tag }))
-		);
-	const alpha = krippendorffAlpha(tagRatings(questions), 'ordinal', TAG_ORDER);
-	const tagsAlpha: Estimate =
-		alpha.value === null
-			? { stat: alpha, interval: noInterval(alpha.reason) }
-			: options.resamples <= 0
-				? { stat: alpha, interval: noInterval('no bootstrap requested (0 resamples)') }
-				: {
-						stat: alpha,
-						interval: bootstrap(
-							questions,
-							(s) => krippendorffAlpha(tagRatings(s), 'ordinal', TAG_ORDER).value,
-							options
-						)
-					};
+	// Tags: one unit per candidate, rated by each physician who ranked its question. The interval
+	// resamples candidates, alpha's own units (as `cliniq stats ratings --bootstrap` does).
+	const tagRatings = rows.map((r) => ({ unit: String(r.candidate), rater: r.rater, value: r.tag }));
+	const alpha = krippendorffAlpha(tagRatings, 'ordinal', TAG_ORDER);
+	const tagsAlpha: Estimate = {
+		stat: alpha,
+		interval:
+			alpha.value === null
+				? noInterval(alpha.reason)
+				: options.resamples <= 0
+					? noInterval('no bootstrap requested (0 resamples)')
+					: ratingIntervals(tagRatings, {
+							order: TAG_ORDER,
+							resamples: options.resamples,
+							seed: options.seed
+						}).alpha_ordinal
+	};
 	return {
 		wByQuestion,
 		wHistogram,
