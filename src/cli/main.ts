@@ -34,6 +34,8 @@ Usage:
   cliniq score run|cases …                           ClinIQLink Task-1 automatic metrics (see scoring/README.md)
   cliniq db migrate | cliniq db seed                 apply migrations | add demo data to an empty database
   cliniq bench [import|scoring|review|ranking]      run the benchmarks (all by default)
+  cliniq stats ratings|rankings|correlate|pairwise FILE …   agreement and ranking statistics
+                                                     on CSV files, as JSON (cliniq stats --help)
 
 The database is DATABASE_URL (postgres://…), else the embedded PGlite folder ./data/pglite.`;
 
@@ -225,6 +227,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
 			case 'score': {
 				const { runScoreCli } = await import('$scoring/cli');
 				return await runScoreCli(rest, io);
+			}
+			case 'stats': {
+				const { statsCommand } = await import('./stats');
+				return await statsCommand(rest, io);
 			}
 			case 'bench': {
 				const { runBenchmarks } = await import('./bench/index');

@@ -3,7 +3,7 @@
 // page in with a session made directly in that database.
 import { test as base, type Page } from '@playwright/test';
 import type { E2eAccount } from './support/accounts';
-import { startPortal, type Portal } from './support/portal';
+import { startPortal, type Portal, type PrepareDatabase } from './support/portal';
 import { readTemplate } from './support/template';
 
 export { expect } from '@playwright/test';
@@ -11,7 +11,12 @@ export { expect } from '@playwright/test';
 // The portal of the spec file this worker is running; a worker runs one file's tests together.
 let current: { file: string; portal: Portal } | null = null;
 
-export const test = base.extend<{ portal: Portal }, { portalCleanup: void }>({
+export const test = base.extend<
+	{ portal: Portal; prepareDatabase: PrepareDatabase | null },
+	{ portalCleanup: void }
+>({
+	// A spec file's extra state (`test.use({ prepareDatabase })`), written before its portal starts.
+	prepareDatabase: [null, { option: true }],
 	portalCleanup: [
 		// Playwright reads a fixture's dependencies from its destructuring: none here.
 		// eslint-disable-next-line no-empty-pattern
@@ -22,12 +27,14 @@ export const test = base.extend<{ portal: Portal }, { portalCleanup: void }>({
 		},
 		{ scope: 'worker', auto: true }
 	],
-	// eslint-disable-next-line no-empty-pattern
-	portal: async ({}, use, testInfo) => {
+	portal: async ({ prepareDatabase }, use, testInfo) => {
 		if (current?.file !== testInfo.file) {
 			await current?.portal.stop();
 			current = null;
-			current = { file: testInfo.file, portal: await startPortal(readTemplate()) };
+			current = {
+				file: testInfo.file,
+				portal: await startPortal(readTemplate(), prepareDatabase)
+			};
 		}
 		await use(current.portal);
 	},

@@ -5,6 +5,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { openDatabase, type Db } from '../../../src/lib/server/db/client';
 import { createScratchDatabase, type ScratchDatabase } from '../../../src/lib/server/db/scratch';
 import type { E2eTemplate } from './template';
 
@@ -42,8 +43,16 @@ async function waitForHealth(url: string, child: ChildProcess, log: () => string
 	throw new Error(`The portal did not answer /healthz within 60 s:\n${log()}`);
 }
 
-/** Copies the template into a new database and starts the production server on it. */
-export async function startPortal(template: E2eTemplate): Promise<Portal> {
+/** Extra state a spec file needs, written into its copy of the template before the portal starts. */
+export interface PrepareDatabase {
+	prepare(db: Db): Promise<void>;
+}
+
+/** Copies the template into a new database, prepares it, and starts the production server on it. */
+export async function startPortal(
+	template: E2eTemplate,
+	prepare: PrepareDatabase | null = null
+): Promise<Portal> {
 	let databaseUrl: string;
 	let scratch: ScratchDatabase | null = null;
 	let folder: string | null = null;
@@ -57,6 +66,14 @@ export async function startPortal(template: E2eTemplate): Promise<Portal> {
 		folder = mkdtempSync(join(tmpdir(), 'cliniq-e2e-'));
 		cpSync(template.location, folder, { recursive: true });
 		databaseUrl = `pglite:${folder}`;
+	}
+	if (prepare) {
+		const handle = await openDatabase(databaseUrl, { max: 1 });
+		try {
+			await prepare.prepare(handle.db);
+		} finally {
+			await handle.close();
+		}
 	}
 	const port = await freePort();
 	const url = `http://127.0.0.1:${port}`;

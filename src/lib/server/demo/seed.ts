@@ -8,13 +8,15 @@ import { importQaFiles } from '../domain/imports/qa-import';
 import { importResponses } from '../domain/imports/response-import';
 import { createUser } from '../domain/people/users';
 import { DEMO_MODELS, demoPassages, demoQaRecords, demoResponses } from './demo-data';
+import { seedDemoJudgements } from './judgements';
 
 export const DEMO_ACCOUNTS: { email: string; displayName: string; roles: Role[] }[] = [
 	{ email: 'organiser@demo.test', displayName: 'Olivia Organiser', roles: ['organiser'] },
 	{ email: 'reviewer@demo.test', displayName: 'Rafael Reviewer', roles: ['reviewer'] },
 	{ email: 'reviewer2@demo.test', displayName: 'Rina Reviewer', roles: ['reviewer'] },
 	{ email: 'physician@demo.test', displayName: 'Dr Priya Physician', roles: ['physician'] },
-	{ email: 'physician2@demo.test', displayName: 'Dr Paul Physician', roles: ['physician'] }
+	{ email: 'physician2@demo.test', displayName: 'Dr Paul Physician', roles: ['physician'] },
+	{ email: 'physician3@demo.test', displayName: 'Dr Petra Physician', roles: ['physician'] }
 ];
 
 const DEMO_ACTOR = { userId: null, label: 'demo seed' };
@@ -54,22 +56,37 @@ export async function importDemoContent(db: Db): Promise<void> {
 }
 
 /**
- * On a database with no accounts: creates one demo account per role with a random password,
- * prints the credentials once, and imports the demo content.
+ * On a database with no accounts: creates the demo accounts with random passwords, prints the
+ * credentials once, imports the demo content and (unless `judgements` is false) stores the demo
+ * judgements: reviews, adjudications, rankings and a scoring run.
  */
 export async function ensureDemoData(
 	db: Db,
-	io: { print: (line: string) => void }
+	io: { print: (line: string) => void },
+	options: { judgements?: boolean } = {}
 ): Promise<boolean> {
 	const [{ n }] = await db.select({ n: count() }).from(user);
 	if (n > 0) return false;
 	const lines: string[] = [];
+	const ids = new Map<string, string>();
 	for (const account of DEMO_ACCOUNTS) {
 		const password = `demo-${randomId(12)}`;
-		await createUser(db, { ...account, password });
+		ids.set(account.email, (await createUser(db, { ...account, password })).id);
 		lines.push(`  ${account.roles.join(', ').padEnd(10)} ${account.email.padEnd(24)} ${password}`);
 	}
 	await importDemoContent(db);
+	if (options.judgements ?? true) {
+		const id = (email: string) => ids.get(email)!;
+		await seedDemoJudgements(db, {
+			organiser: id('organiser@demo.test'),
+			reviewers: [id('reviewer@demo.test'), id('reviewer2@demo.test')],
+			physicians: [
+				id('physician@demo.test'),
+				id('physician2@demo.test'),
+				id('physician3@demo.test')
+			]
+		});
+	}
 	io.print('');
 	io.print('Demo accounts (shown once; create your own with `npx cliniq user create`):');
 	for (const line of lines) io.print(line);

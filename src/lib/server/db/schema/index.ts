@@ -5,4 +5,5 @@ export * from './content';
 export * from './review';
 export * from './ranking';
 export * from './scoring';
+export * from './agreement';
 export * from '../relations';

@@ -1,0 +1,147 @@
+// `cliniq stats`: agreement and ranking statistics on CSV files, printed as one JSON object.
+// The statistics live in src/lib/stats; reading the files and shaping the output is shared by
+// every subcommand (stats-shared.ts); the ranking subcommands are in stats-rankings.ts.
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+
+import { ratingsSummary } from '$lib/stats/ratings';
+import { ratingIntervals } from '$lib/stats/ratings-bootstrap';
+import type { Interval, Level, Rating } from '$lib/stats/types';
+import type { Io } from './io';
+import {
+	BOOTSTRAP_OPTIONS,
+	StatsInputError,
+	bootstrapOptions,
+	csvNumber,
+	oneFile,
+	printJson,
+	readCsvFile,
+	statsJson,
+	type StatsCommand
+} from './stats-shared';
+import { correlateCommand, pairwiseCommand, rankingsCommand } from './stats-rankings';
+
+export const STATS_USAGE = `cliniq stats — agreement and ranking statistics on CSV files (one JSON object on stdout)
+
+Usage:
+  cliniq stats ratings FILE [--level nominal|ordinal|interval] [--order v1,v2,…] [--bootstrap N --seed S]
+      columns unit,rater,value: percent agreement, Cohen's / weighted / Fleiss' kappa,
+      Krippendorff's alpha (nominal, ordinal, interval), ICC(2,1) and ICC(2,k)
+  cliniq stats rankings FILE [--bootstrap N --seed S]
+      columns question,rater,candidate,rank: Kendall's W per question and its mean, mean pairwise tau-b
+  cliniq stats correlate FILE
+      columns x,y: Pearson, Spearman, Kendall's tau-b
+  cliniq stats pairwise FILE
+      columns question,candidate,expert_rank,metric: pairwise accuracy of a metric against expert ranks
+
+An undefined statistic is null and named with its reason under "undefined". --bootstrap N --seed S
+adds "ci": 95 % percentile intervals from N resamples of units (items or questions).
+A malformed file is refused with its line number (exit status 2).`;
+
+const LEVELS: readonly Level[] = ['nominal', 'ordinal', 'interval'];
+
+async function ratingsCommand(args: string[], io: Io): Promise<number> {
+	const { values, positionals } = parseArgs({
+		args,
+		allowPositionals: true,
+		options: { level: { type: 'string' }, order: { type: 'string' }, ...BOOTSTRAP_OPTIONS }
+	});
+	const file = oneFile(positionals, 'ratings');
+	const level = values.level as Level | undefined;
+	if (level !== undefined && !LEVELS.includes(level))
+		throw new StatsInputError(`--level must be one of ${LEVELS.join(', ')}`);
+	const order = values.order?.split(',').map((v) => v.trim());
+	if (order) {
+		if (order.some((v) => v === '')) throw new StatsInputError('--order has an empty category');
+		const twice = order.find((v, i) => order.indexOf(v) !== i);
+		if (twice !== undefined) throw new StatsInputError(`--order names "${twice}" twice`);
+	}
+	const boot = bootstrapOptions(values);
+
+	const lines = await readCsvFile(file, ['unit', 'rater', 'value']);
+	const name = basename(file);
+	const firstRating = new Map<string, number>();
+	for (const { line, fields } of lines) {
+		const key = JSON.stringify([fields.unit, fields.rater]);
+		const earlier = firstRating.get(key);
+		if (earlier !== undefined)
+			throw new StatsInputError(
+				`${name} line ${line}: rater "${fields.rater}" already rated unit "${fields.unit}" on line ${earlier}`
+			);
+		firstRating.set(key, line);
+		if (level === 'interval' && csvNumber(fields.value) === null)
+			throw new StatsInputError(
+				`${name} line ${line}: value "${fields.value}" is not a number (--level interval needs numbers)`
+			);
+		if (order && !order.includes(fields.value))
+			throw new StatsInputError(`${name} line ${line}: value "${fields.value}" is not in --order`);
+	}
+	// Numbers mixed with words ("3", "n/a") are almost always a slip (a missing rating is an absent
+	// row), and they would silently turn a numeric file into categories: refuse them unless the
+	// ratings are declared categorical.
+	const words = lines.filter((l) => csvNumber(l.fields.value) === null);
+	const numeric = words.length === 0;
+	if (!numeric && words.length < lines.length && level !== 'nominal' && level !== 'ordinal') {
+		const odd =
+			words.length * 2 <= lines.length
+				? { line: words[0].line, what: 'is not a number, though most values are' }
+				: {
+						line: lines.find((l) => csvNumber(l.fields.value) !== null)!.line,
+						what: 'is a number, though most values are not'
+					};
+		const { line, fields } = lines.find((l) => l.line === odd.line)!;
+		throw new StatsInputError(
+			`${name} line ${line}: value "${fields.value}" ${odd.what} (leave out the row of a missing rating, or declare --level nominal or ordinal to read every value as a category)`
+		);
+	}
+	const asValue = (s: string) => (numeric ? (csvNumber(s) ?? s) : s);
+	const ratings: Rating[] = lines.map(({ fields }) => ({
+		unit: fields.unit,
+		rater: fields.rater,
+		value: asValue(fields.value)
+	}));
+	// The order is read like the values, so "1.0" in both still names one category.
+	const categories = order?.map(asValue);
+
+	const summary = ratingsSummary(ratings, { order: categories, level });
+	// Every statistic sees the same resamples (one seed), so the intervals describe one experiment;
+	// one undefined on the data gets no interval (it would mean nothing).
+	const ci: Record<string, Interval> | undefined = boot
+		? ratingIntervals(ratings, { order: categories, level, ...boot })
+		: undefined;
+	const { stats, ...counts } = summary;
+	printJson(io, statsJson(counts, stats, ci));
+	return 0;
+}
+
+/** The subcommands of `cliniq stats`. */
+const SUBCOMMANDS: Record<string, StatsCommand> = {
+	ratings: ratingsCommand,
+	rankings: rankingsCommand,
+	correlate: correlateCommand,
+	pairwise: pairwiseCommand
+};
+
+/** Runs `cliniq stats …`; returns the exit status (2 for a malformed file or command line). */
+export async function statsCommand(args: string[], io: Io): Promise<number> {
+	const [sub, ...rest] = args;
+	if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h') {
+		io.stdout(STATS_USAGE);
+		return sub === undefined ? 1 : 0;
+	}
+	const command = SUBCOMMANDS[sub];
+	if (!command) {
+		io.stderr(`Unknown stats subcommand "${sub}".\n\n${STATS_USAGE}`);
+		return 1;
+	}
+	try {
+		return await command(rest, io);
+	} catch (e) {
+		const code = (e as NodeJS.ErrnoException).code;
+		if (e instanceof StatsInputError || code?.startsWith('ERR_PARSE_ARGS')) {
+			io.stderr(`Error: ${(e as Error).message}`);
+			return 2;
+		}
+		throw e;
+	}
+}

@@ -1,0 +1,30 @@
+import { count } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { qaItem, rankingStudy, review, user } from '../db/schema';
+import { describeEachDb } from '../db/testing';
+import { DEMO_ACCOUNTS, ensureDemoData } from './seed';
+
+describeEachDb('first-start demo seed', (h) => {
+	it('creates the demo accounts and judgements once, printing each password once', async () => {
+		const lines: string[] = [];
+		expect(await ensureDemoData(h.db, { print: (l) => lines.push(l) })).toBe(true);
+		for (const a of DEMO_ACCOUNTS)
+			expect(lines.filter((l) => l.includes(a.email) && /demo-\w{12}/.test(l))).toHaveLength(1);
+		expect(DEMO_ACCOUNTS.filter((a) => a.roles.includes('physician'))).toHaveLength(3);
+		const [{ reviews }] = await h.db.select({ reviews: count() }).from(review);
+		expect(reviews).toBeGreaterThan(0);
+		expect(await h.db.select({ state: rankingStudy.state }).from(rankingStudy)).toHaveLength(2);
+		// A database that has accounts is left alone.
+		expect(await ensureDemoData(h.db, { print: (l) => lines.push(l) })).toBe(false);
+		const [{ users }] = await h.db.select({ users: count() }).from(user);
+		expect(users).toBe(DEMO_ACCOUNTS.length);
+	});
+
+	it('imports only the content and accounts when judgements are not wanted', async () => {
+		await ensureDemoData(h.db, { print: () => {} }, { judgements: false });
+		const [{ items }] = await h.db.select({ items: count() }).from(qaItem);
+		const [{ reviews }] = await h.db.select({ reviews: count() }).from(review);
+		expect({ items, reviews }).toEqual({ items: 21, reviews: 0 });
+		expect(await h.db.select().from(rankingStudy)).toEqual([]);
+	});
+});

@@ -1,0 +1,135 @@
+import { asc, eq } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { describeEachDb } from '../../db/testing';
+import { qaItem, rankingEntry, ranking, rankingStudy, user } from '../../db/schema';
+import { addReview, PAIRS, seedStudy } from '../../fixtures/agreement-known';
+import { seedItems, seedUsers } from '../../fixtures/review';
+import { cachedStudyAgreement, cachedVerificationAgreement } from './cache';
+import { dashboardReports, DEFAULT_RESAMPLES, DEFAULT_SEED, readDashboardQuery } from './dashboard';
+import { studyAgreement } from './study';
+import { verificationAgreement } from './verification';
+
+const options = { resamples: 200, seed: 'test' };
+
+describeEachDb('verification agreement', (h) => {
+	it('computes kappa, the matrix and per-reviewer rows from the latest revisions', async () => {
+		await seedItems(h.db, 1);
+		const items = await h.db.select().from(qaItem).orderBy(asc(qaItem.id));
+		const [a, b] = await seedUsers(h.db, 2);
+		for (const [i, [va, vb, ra, rb]] of PAIRS.entries()) {
+			await addReview(h.db, items[i].id, 'primary', a.id, va, ra);
+			// Item 0's secondary review is amended: only its second revision counts.
+			if (i === 0) await addReview(h.db, items[i].id, 'secondary', b.id, 'incorrect', 1);
+			await addReview(h.db, items[i].id, 'secondary', b.id, vb, rb, i === 0 ? 2 : 1);
+		}
+		// A single review: counted, but pairs with nothing.
+		await addReview(h.db, items[6].id, 'primary', a.id, 'correct', 5);
+		const result = await verificationAgreement(h.db, items[0].datasetId, options);
+		expect(result.inputs).toEqual({ reviews: 13, items: 7, doubleReviewed: 6 });
+		expect(result.overall.verdict.cohen_kappa.stat.value).toBeCloseTo(0.25, 10);
+		expect(result.overall.verdict.percent_agreement.stat.value).toBeCloseTo(4 / 6, 10);
+		const interval = result.overall.verdict.cohen_kappa.interval;
+		expect(interval.low).not.toBeNull();
+		expect(result.matrix.counts).toEqual([
+			[3, 1, 0],
+			[1, 1, 0],
+			[0, 0, 0]
+		]);
+		// Each reviewer against the other: one reviewer each side, so the same kappa.
+		expect(result.byReviewer.map((r) => r.reviewer).sort()).toEqual(
+			[a.pseudonym, b.pseudonym].sort()
+		);
+		expect(result.byReviewer[0].verdict.cohen_kappa.stat.value).toBeCloseTo(0.25, 10);
+		// One item of each of six types: a single pair cannot give a kappa, and says why.
+		const t = result.byType[0];
+		expect(t.items).toBe(1);
+		expect(t.verdict.cohen_kappa.stat.value).toBeNull();
+		expect(t.verdict.cohen_kappa.stat.reason).toBeTruthy();
+	});
+
+	it('recomputes when a review arrives and serves the stored report otherwise', async () => {
+		await seedItems(h.db, 1);
+		const items = await h.db.select().from(qaItem).orderBy(asc(qaItem.id));
+		const [a, b] = await seedUsers(h.db, 2);
+		for (const [i, [va, vb, ra, rb]] of PAIRS.slice(0, 4).entries()) {
+			await addReview(h.db, items[i].id, 'primary', a.id, va, ra);
+			await addReview(h.db, items[i].id, 'secondary', b.id, vb, rb);
+		}
+		const datasetId = items[0].datasetId;
+		const first = await cachedVerificationAgreement(h.db, datasetId, options);
+		expect(first.fresh).toBe(true);
+		const again = await cachedVerificationAgreement(h.db, datasetId, options);
+		expect(again.fresh).toBe(false);
+		expect(again.result).toEqual(first.result);
+		// Other options are another report.
+		const other = await cachedVerificationAgreement(h.db, datasetId, { ...options, seed: 'x' });
+		expect(other.fresh).toBe(true);
+		await addReview(h.db, items[4].id, 'primary', a.id, 'correct', 5);
+		await addReview(h.db, items[4].id, 'secondary', b.id, 'correct', 4);
+		const after = await cachedVerificationAgreement(h.db, datasetId, options);
+		expect(after.fresh).toBe(true);
+		expect(after.result.inputs.doubleReviewed).toBe(5);
+	});
+});
+
+describeEachDb('study agreement', (h) => {
+	it("computes Kendall's W, the reference check, position bias and the metric board", async () => {
+		const { study, run } = await seedStudy(h.db);
+		const result = await studyAgreement(h.db, study.id, options);
+		expect(result.run?.id).toBe(run.id);
+		expect(result.inputs).toMatchObject({ rankings: 6, questions: 2, physicians: 3 });
+		expect(result.ranking.wByQuestion.map((q) => q.w.value)).toEqual([
+			1,
+			expect.closeTo(4 / 9, 10)
+		]);
+		expect(result.ranking.wMean.stat.value).toBeCloseTo((1 + 4 / 9) / 2, 10);
+		expect(result.ranking.wHistogram[4].count + result.ranking.wHistogram[9].count).toBe(2);
+		// The reference is never first; its mean rank is 3, 3 and 2.5.
+		expect(result.referenceCheck.map((r) => r.firstShare.value)).toEqual([0, 0, 0]);
+		expect(result.referenceCheck.map((r) => r.meanRank.value).sort()).toEqual([2.5, 3, 3]);
+		// Position A held m1 everywhere: ranks 1,1,1,1,2,1 → mean 7/6.
+		expect(result.positionBias[0]).toMatchObject({ letter: 'A', n: 6 });
+		expect(result.positionBias[0].meanRank.value).toBeCloseTo(7 / 6, 10);
+		const value = result.metrics.find((m) => m.metric === 'value')!;
+		expect(value.pairwise).toEqual({ pairs: 2, concordant: 1, discordant: 1, metric_ties: 0 });
+		expect(value.accuracy.stat.value).toBe(0.5);
+		expect(result.metrics.map((m) => m.metric).sort()).toEqual(['semantic', 'value']);
+		expect(result.leaderboards.automatic.map((a) => a.model)).toEqual(['m2', 'm1']);
+		expect(result.leaderboards.automatic[0].mean.value).toBeCloseTo(0.65, 10);
+		expect(result.leaderboards.expert[0].model).toBe('m1');
+		expect(result.leaderboards.good.find((g) => g.model === 'm1')!.share.value).toBeCloseTo(
+			5 / 6,
+			10
+		);
+	});
+
+	it('recomputes when a ranking arrives and not otherwise', async () => {
+		const { study } = await seedStudy(h.db);
+		const first = await cachedStudyAgreement(h.db, study.id, options);
+		expect(first.fresh).toBe(true);
+		expect((await cachedStudyAgreement(h.db, study.id, options)).fresh).toBe(false);
+		await h.db.update(user).set({ displayName: 'renamed' });
+		expect((await cachedStudyAgreement(h.db, study.id, options)).fresh).toBe(false);
+		const [entry] = await h.db.select().from(rankingEntry).limit(1);
+		const [old] = await h.db.select().from(ranking).where(eq(ranking.id, entry.rankingId));
+		await h.db.delete(rankingEntry).where(eq(rankingEntry.rankingId, old.id));
+		await h.db.delete(ranking).where(eq(ranking.id, old.id));
+		const after = await cachedStudyAgreement(h.db, study.id, options);
+		expect(after.fresh).toBe(true);
+		expect(after.result.inputs.rankings).toBe(5);
+	});
+});
+
+describeEachDb('agreement dashboard', (h) => {
+	it('opens on the newest study with rankings, with default options and a bad seed ignored', async () => {
+		const { study } = await seedStudy(h.db);
+		await h.db.insert(rankingStudy).values({ name: 'Empty, newer', createdBy: study.createdBy });
+		const query = readDashboardQuery(new URLSearchParams('resamples=abc&seed='));
+		expect(query).toMatchObject({ resamples: DEFAULT_RESAMPLES, seed: DEFAULT_SEED });
+		const reports = await dashboardReports(h.db, { ...query, resamples: 20 });
+		expect(reports.choices.studies).toHaveLength(2);
+		expect(reports.query.study).toBe(study.id);
+		expect(reports.study?.result.inputs.rankings).toBe(6);
+		expect(reports.verification?.result.inputs.reviews).toBe(0);
+	});
+});

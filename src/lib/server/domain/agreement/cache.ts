@@ -1,0 +1,82 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { statsCache } from '../../db/schema';
+import { studyFingerprint, studyRuns, verificationFingerprint } from './extract';
+import { studyAgreement, type StudyAgreement, type StudyOptions } from './study';
+import {
+	verificationAgreement,
+	type AgreementOptions,
+	type VerificationAgreement
+} from './verification';
+
+/** A report with when it was computed; `fresh` says it was computed by this call. */
+export interface Cached<T> {
+	result: T;
+	computedAt: Date;
+	fresh: boolean;
+}
+
+async function cached<T>(
+	db: Db,
+	kind: 'verification' | 'study',
+	subjectId: number,
+	options: string,
+	fingerprint: string,
+	compute: () => Promise<T>
+): Promise<Cached<T>> {
+	const where = and(
+		eq(statsCache.kind, kind),
+		eq(statsCache.subjectId, subjectId),
+		eq(statsCache.options, options)
+	);
+	const [row] = await db.select().from(statsCache).where(where);
+	if (row && row.fingerprint === fingerprint)
+		return { result: row.result as T, computedAt: row.computedAt, fresh: false };
+	const result = await compute();
+	const computedAt = new Date();
+	// A JSON round trip stores exactly what a later read returns (no undefined keys, no Dates).
+	const stored = JSON.parse(JSON.stringify(result)) as T;
+	await db
+		.insert(statsCache)
+		.values({ kind, subjectId, options, fingerprint, result: stored, computedAt })
+		.onConflictDoUpdate({
+			target: [statsCache.kind, statsCache.subjectId, statsCache.options],
+			set: { fingerprint, result: stored, computedAt }
+		});
+	return { result: stored, computedAt, fresh: true };
+}
+
+/** `verificationAgreement`, recomputed only when the dataset's reviews or adjudications changed. */
+export async function cachedVerificationAgreement(
+	db: Db,
+	datasetId: number,
+	opts: AgreementOptions
+): Promise<Cached<VerificationAgreement>> {
+	return cached(
+		db,
+		'verification',
+		datasetId,
+		`resamples=${opts.resamples};seed=${opts.seed}`,
+		await verificationFingerprint(db, datasetId),
+		() => verificationAgreement(db, datasetId, opts)
+	);
+}
+
+/** `studyAgreement`, recomputed only when the study's rankings or the run's scores changed. */
+export async function cachedStudyAgreement(
+	db: Db,
+	studyId: number,
+	opts: AgreementOptions & { runId?: number | null }
+): Promise<Cached<StudyAgreement>> {
+	// The newest run is part of the key: a new run replaces the numbers of "the newest".
+	const runId = opts.runId ?? (await studyRuns(db, studyId))[0]?.id ?? null;
+	const options: StudyOptions = { resamples: opts.resamples, seed: opts.seed, runId };
+	return cached(
+		db,
+		'study',
+		studyId,
+		`resamples=${opts.resamples};seed=${opts.seed};run=${runId ?? 'none'}`,
+		await studyFingerprint(db, studyId, runId),
+		() => studyAgreement(db, studyId, options)
+	);
+}

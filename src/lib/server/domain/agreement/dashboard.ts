@@ -1,0 +1,83 @@
+import { desc, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../../db/client';
+import { assignment, dataset, rankingStudy, studyQuestion } from '../../db/schema';
+import { cachedStudyAgreement, cachedVerificationAgreement } from './cache';
+import { studyRuns } from './extract';
+
+/** Default bootstrap resamples and seed: fixed, so the same data give the same intervals. */
+export const DEFAULT_RESAMPLES = 1000;
+export const DEFAULT_SEED = 'cliniq';
+/** More resamples than this would tie up the server for little gain in precision. */
+export const MAX_RESAMPLES = 10_000;
+
+const id = z.coerce.number().int().positive().optional().catch(undefined);
+
+/** The dashboard's choices as read from a GET query (bad values fall back to the defaults). */
+export const dashboardQuery = z.object({
+	dataset: id,
+	study: id,
+	run: id,
+	resamples: z.coerce.number().int().min(0).max(MAX_RESAMPLES).catch(DEFAULT_RESAMPLES),
+	seed: z.string().trim().min(1).max(100).catch(DEFAULT_SEED)
+});
+export type DashboardQuery = z.infer<typeof dashboardQuery>;
+
+/** Reads the dashboard's query parameters; absent or invalid values take their defaults. */
+export function readDashboardQuery(params: URLSearchParams): DashboardQuery {
+	const raw = Object.fromEntries([...params].filter(([, v]) => v !== '')) as Record<string, string>;
+	return dashboardQuery.parse({
+		...raw,
+		resamples: raw.resamples ?? DEFAULT_RESAMPLES,
+		seed: raw.seed ?? DEFAULT_SEED
+	});
+}
+
+/** The newest study with a submitted ranking, else the newest study. */
+function defaultStudy(studies: { id: number; rankings: number }[]): number | undefined {
+	return (studies.find((s) => Number(s.rankings) > 0) ?? studies[0])?.id;
+}
+
+/** The datasets and studies an organiser can pick, and the scoring runs of the chosen study. */
+export async function dashboardChoices(db: Db, studyId: number | undefined) {
+	const datasets = await db
+		.select({ id: dataset.id, name: dataset.name })
+		.from(dataset)
+		.orderBy(dataset.id);
+	const studies = await db
+		.select({
+			id: rankingStudy.id,
+			name: rankingStudy.name,
+			state: rankingStudy.state,
+			rankings: sql<number>`(select count(*)::int from ${assignment} a
+				join ${studyQuestion} q on q.id = a.study_question_id
+				where q.study_id = ranking_study.id and a.state = 'submitted')`
+		})
+		.from(rankingStudy)
+		.orderBy(desc(rankingStudy.id));
+	const chosenStudy = studyId ?? defaultStudy(studies);
+	const runs = chosenStudy ? await studyRuns(db, chosenStudy) : [];
+	return { datasets, studies, runs };
+}
+
+/**
+ * Everything the dashboard shows for a query: the choices, and the cached verification and study
+ * reports of the chosen (or first) dataset and study.
+ */
+export async function dashboardReports(db: Db, query: DashboardQuery) {
+	const choices = await dashboardChoices(db, query.study);
+	const datasetId = query.dataset ?? choices.datasets[0]?.id ?? null;
+	const studyId = query.study ?? defaultStudy(choices.studies) ?? null;
+	const opts = { resamples: query.resamples, seed: query.seed };
+	const known = (list: { id: number }[], id: number | null) =>
+		id !== null && list.some((x) => x.id === id) ? id : null;
+	const ds = known(choices.datasets, datasetId);
+	const st = known(choices.studies, studyId);
+	const runId = query.run && choices.runs.some((r) => r.id === query.run) ? query.run : null;
+	return {
+		choices,
+		query: { ...query, dataset: ds, study: st, run: runId },
+		verification: ds === null ? null : await cachedVerificationAgreement(db, ds, opts),
+		study: st === null ? null : await cachedStudyAgreement(db, st, { ...opts, runId })
+	};
+}

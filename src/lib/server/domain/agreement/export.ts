@@ -1,0 +1,389 @@
+import type { Db } from '../../db/client';
+import { toCsv } from '../../csv';
+import { zipStore } from '../../zip';
+import type { Interval, Stat } from '../../../stats/types';
+import {
+	candidateScores,
+	rankingJudgements,
+	reviewJudgements,
+	METRIC_KEYS,
+	type RankingJudgement
+} from './extract';
+import { pairwiseRows, REFERENCE_LABEL, TAG_ORDER, type StudyAgreement } from './study';
+import {
+	RELEVANCE_ORDER,
+	RELEVANCE_STATS,
+	VERDICT_STATS,
+	type Estimate,
+	type PairAgreement,
+	type VerificationAgreement
+} from './verification';
+
+/** One exported table: its columns and rows. */
+export interface Table {
+	columns: string[];
+	rows: Record<string, unknown>[];
+}
+
+const ESTIMATE_COLUMNS = ['value', 'low', 'high', 'level', 'valid', 'resamples', 'reason'];
+
+function intervalCells(i: Interval) {
+	return i.low === null
+		? { low: null, high: null, interval_reason: i.reason }
+		: { low: i.low, high: i.high, level: i.level, valid: i.valid, resamples: i.resamples };
+}
+
+function estimateCells(e: Estimate) {
+	const { interval_reason, ...interval } = {
+		interval_reason: undefined as string | undefined,
+		...intervalCells(e.interval)
+	};
+	return {
+		value: e.stat.value,
+		...interval,
+		reason: e.stat.reason ?? (interval_reason ? `interval: ${interval_reason}` : null)
+	};
+}
+
+const statCells = (s: Stat) => ({ value: s.value, reason: s.reason ?? null });
+
+function pairRows(scope: string, group: string, a: PairAgreement) {
+	return [
+		...VERDICT_STATS.map((statistic) => ({
+			scope,
+			group,
+			scale: 'verdict',
+			statistic,
+			items: a.items,
+			...estimateCells(a.verdict[statistic])
+		})),
+		...RELEVANCE_STATS.map((statistic) => ({
+			scope,
+			group,
+			scale: 'relevance',
+			statistic,
+			items: a.items,
+			...estimateCells(a.relevance[statistic])
+		}))
+	];
+}
+
+/** The verification report's tables, by name. */
+export function verificationTables(v: VerificationAgreement): Record<string, Table> {
+	return {
+		verification_agreement: {
+			columns: ['scope', 'group', 'scale', 'statistic', 'items', ...ESTIMATE_COLUMNS],
+			rows: [
+				...pairRows('overall', 'all', v.overall),
+				...v.byType.flatMap((t) => pairRows('type', t.type, t)),
+				...v.byReviewer.flatMap((r) => pairRows('reviewer', r.reviewer, r))
+			]
+		},
+		verification_matrix: {
+			columns: ['primary', ...v.matrix.verdicts.map((s) => `secondary_${s}`)],
+			rows: v.matrix.verdicts.map((primary, i) => ({
+				primary,
+				...Object.fromEntries(
+					v.matrix.verdicts.map((s, j) => [`secondary_${s}`, v.matrix.counts[i][j]])
+				)
+			}))
+		},
+		verification_outcomes: {
+			columns: ['agreed', 'adjudicated', 'pending', 'double_reviewed', 'reviews'],
+			rows: [
+				{
+					...v.outcomes,
+					double_reviewed: v.inputs.doubleReviewed,
+					reviews: v.inputs.reviews
+				}
+			]
+		}
+	};
+}
+
+/** The study report's tables, by name. */
+export function studyTables(s: StudyAgreement): Record<string, Table> {
+	return {
+		ranking_agreement: {
+			columns: ['statistic', 'questions', ...ESTIMATE_COLUMNS],
+			rows: [
+				{
+					statistic: 'kendall_w_mean',
+					questions: s.inputs.questions,
+					...estimateCells(s.ranking.wMean)
+				},
+				{
+					statistic: 'mean_pairwise_tau_b',
+					questions: s.inputs.questions,
+					...estimateCells(s.ranking.tauMean)
+				},
+				{
+					statistic: 'tags_alpha_ordinal',
+					questions: s.inputs.questions,
+					...estimateCells(s.ranking.tagsAlpha)
+				}
+			]
+		},
+		kendall_w_by_question: {
+			columns: ['question', 'item', 'value', 'reason'],
+			rows: s.ranking.wByQuestion.map((q) => ({
+				question: q.question,
+				item: q.item,
+				...statCells(q.w)
+			}))
+		},
+		kendall_w_histogram: { columns: ['low', 'high', 'count'], rows: s.ranking.wHistogram },
+		reference_check: {
+			columns: ['physician', 'questions', 'first_share', 'mean_rank'],
+			rows: s.referenceCheck.map((r) => ({
+				physician: r.physician,
+				questions: r.questions,
+				first_share: r.firstShare.value,
+				mean_rank: r.meanRank.value
+			}))
+		},
+		position_bias: {
+			columns: ['position', 'letter', 'n', 'mean_rank'],
+			rows: s.positionBias.map((p) => ({ ...p, mean_rank: p.meanRank.value, meanRank: undefined }))
+		},
+		metric_board: {
+			columns: [
+				'metric',
+				'questions',
+				'pairs',
+				'concordant',
+				'discordant',
+				'metric_ties',
+				'accuracy',
+				'accuracy_low',
+				'accuracy_high',
+				'tau_mean',
+				'tau_low',
+				'tau_high',
+				'pearson',
+				'spearman',
+				'reasons'
+			],
+			rows: s.metrics.map((m) => {
+				const acc = estimateCells(m.accuracy);
+				const tau = estimateCells(m.tauMean);
+				const reasons = [
+					acc.reason && `accuracy: ${acc.reason}`,
+					tau.reason && `tau: ${tau.reason}`,
+					m.pearson.reason && `pearson: ${m.pearson.reason}`,
+					m.spearman.reason && `spearman: ${m.spearman.reason}`
+				].filter(Boolean);
+				return {
+					metric: m.metric,
+					questions: m.questions,
+					...m.pairwise,
+					accuracy: acc.value,
+					accuracy_low: acc.low,
+					accuracy_high: acc.high,
+					tau_mean: tau.value,
+					tau_low: tau.low,
+					tau_high: tau.high,
+					pearson: m.pearson.value,
+					spearman: m.spearman.value,
+					reasons: reasons.join('; ') || null
+				};
+			})
+		},
+		metric_models: {
+			columns: ['metric', 'model', 'mean_metric', 'expert_strength'],
+			rows: s.metrics.flatMap((m) =>
+				m.models.map((x) => ({
+					metric: m.metric,
+					model: x.model,
+					mean_metric: x.meanMetric,
+					expert_strength: x.strength
+				}))
+			)
+		},
+		leaderboard_automatic: {
+			columns: ['model', 'n', ...ESTIMATE_COLUMNS],
+			rows: s.leaderboards.automatic.map((a) => ({
+				model: a.model,
+				n: a.n,
+				...estimateCells({ stat: a.mean, interval: a.interval })
+			}))
+		},
+		leaderboard_expert: {
+			columns: ['model', ...ESTIMATE_COLUMNS],
+			rows: s.leaderboards.expert.map((e) => ({
+				model: e.model,
+				...estimateCells({ stat: { value: e.strength }, interval: e.interval })
+			}))
+		},
+		good_tags: {
+			columns: ['model', 'n', 'share'],
+			rows: s.leaderboards.good.map((g) => ({ model: g.model, n: g.n, share: g.share.value }))
+		}
+	};
+}
+
+/** A table as CSV or JSON text. */
+export function renderTable(table: Table, format: 'csv' | 'json'): string {
+	if (format === 'csv') return toCsv(table.columns, table.rows);
+	const rows = table.rows.map((r) =>
+		Object.fromEntries(table.columns.map((c) => [c, r[c] ?? null]))
+	);
+	return JSON.stringify(rows, null, 1);
+}
+
+/** One line per statistic: what it is, over which units, and the `cliniq stats` call that recomputes it. */
+export const DEFINITIONS = `Every number of the agreement dashboard, one line each. Intervals: 95 % percentile bootstrap with the seed and resamples of settings.json, resampling items (verification) or questions (study).
+verification percent_agreement: share of items whose two reviews agree (verdict, or relevance exactly) — cliniq stats ratings ratings_verdict.csv | ratings_relevance.csv --order 1,2,3,4,5
+verification cohen_kappa: Cohen's kappa of the primary against the secondary verdict over items with both reviews — cliniq stats ratings ratings_verdict.csv
+verification alpha_nominal: Krippendorff's alpha (nominal) of the verdicts — cliniq stats ratings ratings_verdict.csv
+verification weighted_kappa_linear / weighted_kappa_quadratic: weighted kappa of GP relevance over the order 1–5 — cliniq stats ratings ratings_relevance.csv --order 1,2,3,4,5
+verification alpha_ordinal: Krippendorff's alpha (ordinal) of GP relevance over the order 1–5 — cliniq stats ratings ratings_relevance.csv --order 1,2,3,4,5
+verification icc2_1: ICC(2,1), two-way random, absolute agreement, single rater, of GP relevance — cliniq stats ratings ratings_relevance.csv --order 1,2,3,4,5
+verification per type / per reviewer: the same statistics over that type's items, or over the items a reviewer reviewed (their review against the other one); rows of ratings_*.csv with the items of tables/verification_agreement.csv
+verification matrix: items by primary verdict (rows) and secondary verdict (columns); outcomes: items agreed, adjudicated, and waiting for adjudication
+study kendall_w_mean: mean over questions of Kendall's W (tie-corrected, over the physicians who ranked every candidate) — cliniq stats rankings rankings.csv
+study mean_pairwise_tau_b: per question the mean tau-b over pairs of physicians, then the mean over questions — cliniq stats rankings rankings.csv
+study tags_alpha_ordinal: Krippendorff's alpha (ordinal, bad < okay < good) of the tags, one unit per candidate — cliniq stats ratings tags.csv --order bad,okay,good
+study reference check: per physician, the share of their rankings with the reference ranked first (ties at rank 1 count) and its mean rank
+study position bias: mean rank of the answers shown at each position (A = first shown); about equal means order did not sway the rankings
+study metric pairwise accuracy: over pairs of model answers to one question with different consensus ranks (mean rank over physicians), (concordant + 0.5 × metric ties) / pairs — cliniq stats pairwise pairwise_<metric>.csv
+study metric tau_mean: per question Kendall's tau-b between the metric and the negated consensus rank, mean over questions where defined
+study metric pearson / spearman: across models, the model's mean metric (x) against its expert strength (y) — cliniq stats correlate correlate_<metric>.csv
+study expert leaderboard: Plackett–Luce strengths (MM algorithm, sum to 1, the reference as one more candidate) from every ranking, ties as tiers
+study automatic leaderboard: per model the mean headline score (value) of the scoring run over the study's answers
+study good tags: per model the share of its ranked answers tagged good
+`;
+
+const csvOf = (columns: string[], rows: Record<string, unknown>[]) => toCsv(columns, rows);
+
+function rawStudyFiles(
+	rows: RankingJudgement[],
+	scores: Awaited<ReturnType<typeof candidateScores>>,
+	study: StudyAgreement
+) {
+	const files: { name: string; content: string }[] = [
+		{
+			name: 'rankings.csv',
+			content: csvOf(
+				['question', 'rater', 'candidate', 'rank'],
+				rows as unknown as Record<string, unknown>[]
+			)
+		},
+		{
+			name: 'tags.csv',
+			content: csvOf(
+				['unit', 'rater', 'value'],
+				rows.map((r) => ({ unit: r.candidate, rater: r.rater, value: r.tag }))
+			)
+		},
+		{
+			name: 'candidates.csv',
+			content: csvOf(
+				['question', 'item', 'candidate', 'model', 'rater', 'rank', 'tag', 'position'],
+				rows.map((r) => ({ ...r, model: r.model ?? REFERENCE_LABEL }))
+			)
+		}
+	];
+	for (const metric of METRIC_KEYS) {
+		const pr = pairwiseRows(rows, scores, metric);
+		if (pr.length === 0) continue;
+		files.push({
+			name: `pairwise_${metric}.csv`,
+			content: csvOf(
+				['question', 'candidate', 'expert_rank', 'metric'],
+				pr.map((r) => ({ ...r, expert_rank: r.expertRank }))
+			)
+		});
+		const board = study.metrics.find((m) => m.metric === metric);
+		if (board)
+			files.push({
+				name: `correlate_${metric}.csv`,
+				content: csvOf(
+					['x', 'y'],
+					board.models.map((m) => ({ x: m.meanMetric, y: m.strength }))
+				)
+			});
+	}
+	return files;
+}
+
+/** Settings that reproduce a bundle's numbers. */
+export interface BundleSettings {
+	datasetId: number | null;
+	studyId: number | null;
+	resamples: number;
+	seed: string;
+	run: StudyAgreement['run'];
+	tagOrder: string[];
+	relevanceOrder: number[];
+}
+
+/** The reports a bundle describes (either may be absent). */
+export interface BundleReports {
+	verification: VerificationAgreement | null;
+	study: StudyAgreement | null;
+}
+
+/**
+ * The whole bundle as a zip: the raw judgements in the `cliniq stats` input formats, every table
+ * (CSV and JSON), the statistics (JSON), the settings and a definitions file.
+ */
+export async function agreementBundle(db: Db, reports: BundleReports): Promise<Uint8Array> {
+	return zipStore(await agreementBundleFiles(db, reports));
+}
+
+/** The files of the bundle, by name (see agreementBundle). */
+export async function agreementBundleFiles(
+	db: Db,
+	reports: BundleReports
+): Promise<{ name: string; content: string }[]> {
+	const { verification, study } = reports;
+	const files: { name: string; content: string }[] = [];
+	if (verification) {
+		const reviews = await reviewJudgements(db, verification.datasetId);
+		for (const field of ['verdict', 'relevance'] as const)
+			files.push({
+				name: `ratings_${field}.csv`,
+				content: csvOf(
+					['unit', 'rater', 'value'],
+					reviews.map((r) => ({ unit: r.item, rater: r.round, value: r[field] }))
+				)
+			});
+		files.push({
+			name: 'reviews.csv',
+			content: csvOf(
+				['item', 'type', 'round', 'reviewer', 'verdict', 'relevance'],
+				reviews as unknown as Record<string, unknown>[]
+			)
+		});
+	}
+	if (study) {
+		const rows = await rankingJudgements(db, study.studyId);
+		const scores = study.run ? await candidateScores(db, study.studyId, study.run.id) : new Map();
+		files.push(...rawStudyFiles(rows, scores, study));
+	}
+	const tables = {
+		...(verification ? verificationTables(verification) : {}),
+		...(study ? studyTables(study) : {})
+	};
+	for (const [name, table] of Object.entries(tables)) {
+		files.push({ name: `tables/${name}.csv`, content: renderTable(table, 'csv') });
+		files.push({ name: `tables/${name}.json`, content: renderTable(table, 'json') });
+	}
+	const settings: BundleSettings = {
+		datasetId: verification?.datasetId ?? null,
+		studyId: study?.studyId ?? null,
+		resamples: (verification ?? study)?.options.resamples ?? 0,
+		seed: (verification ?? study)?.options.seed ?? '',
+		run: study?.run ?? null,
+		tagOrder: TAG_ORDER,
+		relevanceOrder: RELEVANCE_ORDER
+	};
+	files.push({
+		name: 'statistics.json',
+		content: JSON.stringify({ verification, study }, null, 1)
+	});
+	files.push({ name: 'settings.json', content: JSON.stringify(settings, null, 1) });
+	files.push({ name: 'definitions.txt', content: DEFINITIONS });
+	return files;
+}

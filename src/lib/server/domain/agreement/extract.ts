@@ -1,0 +1,186 @@
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Db } from '../../db/client';
+import type { QaType, Tag, Verdict } from '../../../constants';
+
+/** One review in long format: the latest revision of one round of one item. */
+export interface ReviewJudgement {
+	item: number;
+	type: QaType;
+	round: 'primary' | 'secondary';
+	reviewer: string;
+	verdict: Verdict;
+	relevance: number;
+}
+
+/** Latest revision of each round of each item of a dataset, in one query. */
+export async function reviewJudgements(db: Db, datasetId: number): Promise<ReviewJudgement[]> {
+	const result = await db.execute(sql`
+		select distinct on (r.item_id, r.round)
+			r.item_id as item, i.type, r.round, u.pseudonym as reviewer, r.verdict, r.relevance
+		from review r
+		join qa_item i on i.id = r.item_id
+		join "user" u on u.id = r.reviewer_id
+		where i.dataset_id = ${datasetId}
+		order by r.item_id, r.round, r.revision desc, r.id desc`);
+	return rowsOf<ReviewJudgement>(result).map((r) => ({
+		...r,
+		item: Number(r.item),
+		relevance: Number(r.relevance)
+	}));
+}
+
+/** How the dataset's double-reviewed items ended: agreed, adjudicated, or waiting for adjudication. */
+export async function verificationOutcomes(db: Db, datasetId: number) {
+	const result = await db.execute(sql`
+		select
+			count(*) filter (where provenance = 'agreed')::int as agreed,
+			count(*) filter (where provenance = 'adjudicated')::int as adjudicated,
+			count(*) filter (where status = 'awaiting_adjudication')::int as pending
+		from qa_item where dataset_id = ${datasetId}`);
+	const [row] = rowsOf<{ agreed: number; adjudicated: number; pending: number }>(result);
+	return {
+		agreed: Number(row?.agreed ?? 0),
+		adjudicated: Number(row?.adjudicated ?? 0),
+		pending: Number(row?.pending ?? 0)
+	};
+}
+
+/** A cheap description of a dataset's judgements: any new or amended review or adjudication changes it. */
+export async function verificationFingerprint(db: Db, datasetId: number): Promise<string> {
+	const result = await db.execute(sql`
+		select
+			(select count(*) || ':' || coalesce(max(r.id), 0) from review r
+				join qa_item i on i.id = r.item_id where i.dataset_id = ${datasetId}) as reviews,
+			(select count(*) || ':' || coalesce(max(a.id), 0) from adjudication a
+				join qa_item i on i.id = a.item_id where i.dataset_id = ${datasetId}) as adjudications`);
+	const [row] = rowsOf<{ reviews: string; adjudications: string }>(result);
+	return `reviews ${row.reviews}; adjudications ${row.adjudications}`;
+}
+
+/** One physician's rank and tag of one candidate, with what the candidate is and where it was shown. */
+export interface RankingJudgement {
+	question: number;
+	item: number;
+	rater: string;
+	candidate: number;
+	/** Model name, or null for the reference answer. */
+	model: string | null;
+	responseId: number | null;
+	rank: number;
+	tag: Tag;
+	/** 1 for the first answer shown (A), 2 for B, … */
+	position: number;
+}
+
+/** Every ranked candidate of a study in long format, in one query. */
+export async function rankingJudgements(db: Db, studyId: number): Promise<RankingJudgement[]> {
+	const result = await db.execute(sql`
+		select q.id as question, q.item_id as item, u.pseudonym as rater, c.id as candidate,
+			m.name as model, c.response_id as "responseId", e.rank, e.tag,
+			e.display_position as position
+		from ranking_entry e
+		join ranking k on k.id = e.ranking_id
+		join "user" u on u.id = k.physician_id
+		join candidate c on c.id = e.candidate_id
+		join study_question q on q.id = c.study_question_id
+		left join model m on m.id = c.model_id
+		where q.study_id = ${studyId}
+		order by q.id, u.pseudonym, e.display_position`);
+	return rowsOf<RankingJudgement>(result).map((r) => ({
+		...r,
+		question: Number(r.question),
+		item: Number(r.item),
+		candidate: Number(r.candidate),
+		responseId: r.responseId === null ? null : Number(r.responseId),
+		rank: Number(r.rank),
+		position: Number(r.position)
+	}));
+}
+
+/** A scoring run that scored some of a study's candidates. */
+export interface StudyRun {
+	id: number;
+	mode: string;
+	embedder: string;
+	scorerVersion: string;
+	finishedAt: Date | null;
+	scored: number;
+}
+
+/** Finished scoring runs that scored any of the study's candidates, newest first. */
+export async function studyRuns(db: Db, studyId: number): Promise<StudyRun[]> {
+	const result = await db.execute(sql`
+		select r.id, r.mode, r.embedder, r.scorer_version as "scorerVersion",
+			r.finished_at as "finishedAt", count(*)::int as scored
+		from scoring_run r
+		join score s on s.run_id = r.id
+		join candidate c on c.response_id = s.response_id
+		join study_question q on q.id = c.study_question_id
+		where q.study_id = ${studyId} and r.state = 'done'
+		group by r.id
+		order by r.id desc`);
+	return rowsOf<StudyRun>(result).map((r) => ({
+		...r,
+		id: Number(r.id),
+		scored: Number(r.scored),
+		finishedAt: r.finishedAt ? new Date(r.finishedAt) : null
+	}));
+}
+
+/** The metrics read from a score: the headline value and the scorer's continuous metrics. */
+export const METRIC_KEYS = [
+	'value',
+	'semantic',
+	'bleu',
+	'rouge',
+	'meteor',
+	'f1',
+	'precision',
+	'recall'
+] as const;
+export type MetricKey = (typeof METRIC_KEYS)[number];
+
+/** One run's scores of a study's candidates: metric → value, per response. */
+export async function candidateScores(
+	db: Db,
+	studyId: number,
+	runId: number
+): Promise<Map<number, Partial<Record<MetricKey, number>>>> {
+	const result = await db.execute(sql`
+		select s.response_id as "responseId", s.value, s.metrics
+		from score s
+		where s.run_id = ${runId} and s.response_id in (
+			select c.response_id from candidate c
+			join study_question q on q.id = c.study_question_id
+			where q.study_id = ${studyId} and c.response_id is not null)`);
+	const scores = new Map<number, Partial<Record<MetricKey, number>>>();
+	for (const row of rowsOf<{ responseId: number; value: number; metrics: unknown }>(result)) {
+		const metrics = (
+			typeof row.metrics === 'string' ? JSON.parse(row.metrics) : (row.metrics ?? {})
+		) as Record<string, unknown>;
+		const values: Partial<Record<MetricKey, number>> = { value: Number(row.value) };
+		for (const key of METRIC_KEYS) {
+			if (key !== 'value' && typeof metrics[key] === 'number') values[key] = metrics[key];
+		}
+		scores.set(Number(row.responseId), values);
+	}
+	return scores;
+}
+
+/** A cheap description of a study's judgements and of the chosen run's scores. */
+export async function studyFingerprint(
+	db: Db,
+	studyId: number,
+	runId: number | null
+): Promise<string> {
+	const result = await db.execute(sql`
+		select
+			(select count(*) || ':' || coalesce(max(k.id), 0) from ranking k
+				join assignment a on a.id = k.assignment_id
+				join study_question q on q.id = a.study_question_id
+				where q.study_id = ${studyId}) as rankings,
+			(select count(*) || ':' || coalesce(max(id), 0) from score
+				where run_id = ${runId ?? 0}) as scores`);
+	const [row] = rowsOf<{ rankings: string; scores: string }>(result);
+	return `rankings ${row.rankings}; run ${runId ?? 'none'} scores ${row.scores}`;
+}

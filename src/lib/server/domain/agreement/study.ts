@@ -1,0 +1,436 @@
+import type { Db } from '../../db/client';
+import { TAGS, type Tag } from '../../../constants';
+import { bootstrap } from '../../../stats/bootstrap';
+import { kendallTauB, pearson, spearman } from '../../../stats/correlation';
+import { expertLeaderboard, plackettLuce, tierRankings } from '../../../stats/leaderboard';
+import { pairwiseAccuracy } from '../../../stats/pairwise';
+import { consensusRanks, meanDefined, questionAgreements } from '../../../stats/rankings';
+import { krippendorffAlpha } from '../../../stats/ratings';
+import { ratingIntervals } from '../../../stats/ratings-bootstrap';
+import {
+	defined,
+	undefinedStat,
+	type Interval,
+	type RankRow,
+	type Stat
+} from '../../../stats/types';
+import {
+	candidateScores,
+	METRIC_KEYS,
+	rankingJudgements,
+	studyRuns,
+	type MetricKey,
+	type RankingJudgement,
+	type StudyRun
+} from './extract';
+import type { AgreementOptions, Estimate } from './verification';
+
+/** Study options: the bootstrap, and which scoring run the metrics come from (null: the newest). */
+export interface StudyOptions extends AgreementOptions {
+	runId?: number | null;
+}
+
+/** The label of the reference answer wherever models are listed. */
+export const REFERENCE_LABEL = 'Reference';
+/** Tags in order for Krippendorff's alpha (ordinal): bad < okay < good. */
+export const TAG_ORDER: Tag[] = ['bad', 'okay', 'good'];
+/** Bins of the Kendall's W histogram: [0, 0.1), …, [0.9, 1]. */
+export const W_BINS = 10;
+
+/** One metric against the physicians. */
+export interface MetricAgreement {
+	metric: MetricKey;
+	/** Questions with at least two scored model candidates. */
+	questions: number;
+	/** Mean over questions of Kendall's tau-b between the metric and the consensus rank. */
+	tauMean: Estimate;
+	pairwise: { pairs: number; concordant: number; discordant: number; metric_ties: number };
+	accuracy: Estimate;
+	/** Per model: its mean metric and expert strength; correlated across models. */
+	models: { model: string; meanMetric: number; strength: number }[];
+	pearson: Stat;
+	spearman: Stat;
+}
+
+/** Ranking agreement of one study (see the folder's README for each number's definition). */
+export interface StudyAgreement {
+	studyId: number;
+	options: AgreementOptions & { runId: number | null };
+	/** The scoring run the metrics come from, or null when none scored the study's answers. */
+	run: StudyRun | null;
+	inputs: { rankings: number; questions: number; physicians: number; entries: number };
+	ranking: {
+		wByQuestion: { question: number; item: number; w: Stat }[];
+		wHistogram: { low: number; high: number; count: number }[];
+		wUndefined: { reason: string; count: number }[];
+		wMean: Estimate;
+		tauMean: Estimate;
+		tagsAlpha: Estimate;
+	};
+	referenceCheck: {
+		physician: string;
+		questions: number;
+		firstShare: Stat;
+		meanRank: Stat;
+	}[];
+	positionBias: { position: number; letter: string; n: number; meanRank: Stat }[];
+	metrics: MetricAgreement[];
+	leaderboards: {
+		automatic: { model: string; n: number; mean: Stat; interval: Interval }[];
+		expert: { model: string; strength: number; interval: Interval }[];
+		good: { model: string; n: number; share: Stat }[];
+	};
+}
+
+const noInterval = (reason: string): Interval => ({ low: null, high: null, reason });
+
+function mean(values: number[]): number | null {
+	return values.length === 0 ? null : values.reduce((s, v) => s + v, 0) / values.length;
+}
+
+/** The mean of per-question values over questions where defined, with an interval over questions. */
+function meanOverQuestions(
+	stat: Stat,
+	perQuestion: (number | null)[],
+	options: AgreementOptions
+): Estimate {
+	if (stat.value === null) return { stat, interval: noInterval(stat.reason) };
+	if (options.resamples <= 0)
+		return { stat, interval: noInterval('no bootstrap requested (0 resamples)') };
+	const interval = bootstrap(
+		perQuestion,
+		(sample) => mean(sample.filter((v): v is number => v !== null)),
+		options
+	);
+	return { stat, interval };
+}
+
+function rankRows(rows: RankingJudgement[]): RankRow[] {
+	return rows.map((r) => ({
+		question: String(r.question),
+		rater: r.rater,
+		candidate: String(r.candidate),
+		rank: r.rank
+	}));
+}
+
+function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
+	const groups = new Map<K, T[]>();
+	for (const row of rows) {
+		const group = groups.get(key(row));
+		if (group) group.push(row);
+		else groups.set(key(row), [row]);
+	}
+	return groups;
+}
+
+const letter = (position: number) =>
+	position <= 26 ? String.fromCharCode(64 + position) : `#${position}`;
+
+function rankingAgreement(
+	rows: RankingJudgement[],
+	byQuestion: Map<number, RankingJudgement[]>,
+	options: AgreementOptions
+): StudyAgreement['ranking'] {
+	// The per-question parts once; their means are what rankingsSummary reports.
+	const perQuestion = questionAgreements(rankRows(rows));
+	const wMeanStat = meanDefined(
+		perQuestion.map((q) => q.w),
+		'Kendall W'
+	);
+	const tauMeanStat = meanDefined(
+		perQuestion.map((q) => q.tau),
+		'pairwise tau-b'
+	);
+	const wByQuestion = perQuestion.map((q) => ({
+		question: Number(q.question),
+		item: byQuestion.get(Number(q.question))![0].item,
+		w: q.w
+	}));
+	const tauByQuestion = perQuestion.map((q) => q.tau.value);
+	const wHistogram = Array.from({ length: W_BINS }, (_, i) => ({
+		low: i / W_BINS,
+		high: (i + 1) / W_BINS,
+		count: 0
+	}));
+	const reasons = new Map<string, number>();
+	for (const { w } of wByQuestion) {
+		if (w.value === null) reasons.set(w.reason, (reasons.get(w.reason) ?? 0) + 1);
+		else wHistogram[Math.min(W_BINS - 1, Math.floor(w.value * W_BINS))].count++;
+	}
+	// Tags: one unit per candidate, rated by each physician who ranked its question. The interval
+	// resamples candidates, alpha's own units (as `cliniq stats ratings --bootstrap` does).
+	const tagRatings = rows.map((r) => ({ unit: String(r.candidate), rater: r.rater, value: r.tag }));
+	const alpha = krippendorffAlpha(tagRatings, 'ordinal', TAG_ORDER);
+	const tagsAlpha: Estimate = {
+		stat: alpha,
+		interval:
+			alpha.value === null
+				? noInterval(alpha.reason)
+				: options.resamples <= 0
+					? noInterval('no bootstrap requested (0 resamples)')
+					: ratingIntervals(tagRatings, {
+							order: TAG_ORDER,
+							resamples: options.resamples,
+							seed: options.seed
+						}).alpha_ordinal
+	};
+	return {
+		wByQuestion,
+		wHistogram,
+		wUndefined: [...reasons].map(([reason, count]) => ({ reason, count })),
+		wMean: meanOverQuestions(
+			wMeanStat,
+			wByQuestion.map((q) => q.w.value),
+			options
+		),
+		tauMean: meanOverQuestions(tauMeanStat, tauByQuestion, options),
+		tagsAlpha
+	};
+}
+
+function referenceCheck(rows: RankingJudgement[]): StudyAgreement['referenceCheck'] {
+	const refs = rows.filter((r) => r.model === null);
+	return [...groupBy(refs, (r) => r.rater)]
+		.sort(([a], [b]) => a.localeCompare(b))
+		.map(([physician, own]) => ({
+			physician,
+			questions: own.length,
+			firstShare: defined(own.filter((r) => r.rank === 1).length / own.length),
+			meanRank: defined(mean(own.map((r) => r.rank))!)
+		}));
+}
+
+function positionBias(rows: RankingJudgement[]): StudyAgreement['positionBias'] {
+	const positions = groupBy(rows, (r) => r.position);
+	return [...positions.keys()]
+		.sort((a, b) => a - b)
+		.map((position) => {
+			const ranks = positions.get(position)!.map((r) => r.rank);
+			return {
+				position,
+				letter: letter(position),
+				n: ranks.length,
+				meanRank: defined(mean(ranks)!)
+			};
+		});
+}
+
+const modelLabel = (r: RankingJudgement) => r.model ?? REFERENCE_LABEL;
+
+/** The rankings as Plackett–Luce input, candidates labelled by model (the reference included). */
+export function plackettLuceInput(rows: RankingJudgement[]) {
+	const labels = new Map(rows.map((r) => [String(r.candidate), modelLabel(r)]));
+	return tierRankings(rankRows(rows), (r) => labels.get(r.candidate)!);
+}
+
+/** Per question: each scored model candidate's consensus rank and metric, for one metric. */
+export function pairwiseRows(
+	rows: RankingJudgement[],
+	scores: Map<number, Partial<Record<MetricKey, number>>>,
+	metric: MetricKey,
+	consensus: Map<string, Map<string, number>> = consensusRanks(rankRows(rows))
+) {
+	const seen = new Set<number>();
+	const out: { question: string; candidate: string; expertRank: number; metric: number }[] = [];
+	for (const r of rows) {
+		if (r.responseId === null || seen.has(r.candidate)) continue;
+		seen.add(r.candidate);
+		const value = scores.get(r.responseId)?.[metric];
+		const expertRank = consensus.get(String(r.question))?.get(String(r.candidate));
+		if (value === undefined || expertRank === undefined) continue;
+		out.push({
+			question: String(r.question),
+			candidate: String(r.candidate),
+			expertRank,
+			metric: value
+		});
+	}
+	return out;
+}
+
+function metricAgreement(
+	metric: MetricKey,
+	rows: RankingJudgement[],
+	scores: Map<number, Partial<Record<MetricKey, number>>>,
+	strengths: Record<string, number>,
+	consensus: Map<string, Map<string, number>>,
+	options: AgreementOptions
+): MetricAgreement {
+	const pairRows = pairwiseRows(rows, scores, metric, consensus);
+	const byQuestion = [...groupBy(pairRows, (r) => r.question).values()].filter(
+		(q) => q.length >= 2
+	);
+	// Metric high is good, rank low is good: tau against the negated rank reads "agrees" as positive.
+	const taus = byQuestion.map(
+		(q) =>
+			kendallTauB(
+				q.map((r) => r.metric),
+				q.map((r) => -r.expertRank)
+			).value
+	);
+	const definedTaus = taus.filter((t): t is number => t !== null);
+	const tauStat =
+		definedTaus.length === 0
+			? undefinedStat('no question has two scored answers with a defined tau-b')
+			: defined(mean(definedTaus)!);
+	const all = pairwiseAccuracy(pairRows);
+	const perQuestion = byQuestion.map((q) => pairwiseAccuracy(q));
+	const accuracy: Estimate =
+		all.accuracy.value === null
+			? { stat: all.accuracy, interval: noInterval(all.accuracy.reason) }
+			: options.resamples <= 0
+				? { stat: all.accuracy, interval: noInterval('no bootstrap requested (0 resamples)') }
+				: {
+						stat: all.accuracy,
+						// Accuracy over a resample of questions: its pair counts summed, same formula.
+						interval: bootstrap(
+							perQuestion,
+							(sample) => {
+								const pairs = sample.reduce((s, q) => s + q.pairs, 0);
+								const good = sample.reduce((s, q) => s + q.concordant + 0.5 * q.metric_ties, 0);
+								return pairs === 0 ? null : good / pairs;
+							},
+							options
+						)
+					};
+	const byModel = groupBy(
+		rows.filter((r) => r.model !== null && r.responseId !== null),
+		(r) => r.model!
+	);
+	const models = [...byModel]
+		.map(([model, own]) => {
+			const seen = new Set<number>();
+			const values: number[] = [];
+			for (const r of own) {
+				if (seen.has(r.candidate)) continue;
+				seen.add(r.candidate);
+				const v = scores.get(r.responseId!)?.[metric];
+				if (v !== undefined) values.push(v);
+			}
+			return { model, meanMetric: mean(values), strength: strengths[model] };
+		})
+		.filter(
+			(m): m is { model: string; meanMetric: number; strength: number } =>
+				m.meanMetric !== null && m.strength !== undefined
+		)
+		.sort((a, b) => a.model.localeCompare(b.model));
+	return {
+		metric,
+		questions: byQuestion.length,
+		tauMean: meanOverQuestions(tauStat, taus, options),
+		pairwise: {
+			pairs: all.pairs,
+			concordant: all.concordant,
+			discordant: all.discordant,
+			metric_ties: all.metric_ties
+		},
+		accuracy,
+		models,
+		pearson: pearson(
+			models.map((m) => m.meanMetric),
+			models.map((m) => m.strength)
+		),
+		spearman: spearman(
+			models.map((m) => m.meanMetric),
+			models.map((m) => m.strength)
+		)
+	};
+}
+
+function automaticLeaderboard(
+	rows: RankingJudgement[],
+	scores: Map<number, Partial<Record<MetricKey, number>>>,
+	options: AgreementOptions
+): StudyAgreement['leaderboards']['automatic'] {
+	const seen = new Set<number>();
+	const byModel = new Map<string, Map<number, number>>();
+	for (const r of rows) {
+		if (r.model === null || r.responseId === null || seen.has(r.candidate)) continue;
+		seen.add(r.candidate);
+		const value = scores.get(r.responseId)?.value;
+		if (value === undefined) continue;
+		const own = byModel.get(r.model) ?? new Map<number, number>();
+		own.set(r.question, value);
+		byModel.set(r.model, own);
+	}
+	return [...byModel]
+		.map(([model, perQuestion]) => {
+			const values = [...perQuestion.values()];
+			const m = mean(values);
+			const stat = m === null ? undefinedStat('no scored answers') : defined(m);
+			return {
+				model,
+				n: values.length,
+				mean: stat,
+				interval:
+					stat.value === null || options.resamples <= 0
+						? noInterval(stat.reason ?? 'no bootstrap requested (0 resamples)')
+						: bootstrap(values, mean, options)
+			};
+		})
+		.sort((a, b) => (b.mean.value ?? -Infinity) - (a.mean.value ?? -Infinity));
+}
+
+function goodShares(rows: RankingJudgement[]): StudyAgreement['leaderboards']['good'] {
+	return [...groupBy(rows, modelLabel)]
+		.map(([model, own]) => ({
+			model,
+			n: own.length,
+			share: defined(own.filter((r) => r.tag === TAGS[0]).length / own.length)
+		}))
+		.sort((a, b) => (b.share.value ?? 0) - (a.share.value ?? 0));
+}
+
+/** Physicians' agreement, reference check, position bias and metrics against experts for one study. */
+export async function studyAgreement(
+	db: Db,
+	studyId: number,
+	options: StudyOptions
+): Promise<StudyAgreement> {
+	const rows = await rankingJudgements(db, studyId);
+	const runs = await studyRuns(db, studyId);
+	const run = (options.runId == null ? runs[0] : runs.find((r) => r.id === options.runId)) ?? null;
+	const scores = run ? await candidateScores(db, studyId, run.id) : new Map();
+	const byQuestion = groupBy(rows, (r) => r.question);
+	const plInput = plackettLuceInput(rows);
+	const expert =
+		options.resamples > 0
+			? expertLeaderboard(plInput, options)
+			: Object.entries(plackettLuce(plInput).strengths)
+					.map(([label, strength]) => ({
+						label,
+						strength,
+						interval: noInterval('no bootstrap requested (0 resamples)')
+					}))
+					.sort((a, b) => b.strength - a.strength);
+	const strengths = Object.fromEntries(expert.map((e) => [e.label, e.strength]));
+	// The physicians' consensus is the same for every metric: computed once.
+	const consensus = consensusRanks(rankRows(rows));
+	return {
+		studyId,
+		options: { ...options, runId: run?.id ?? null },
+		run,
+		inputs: {
+			rankings: new Set(rows.map((r) => `${r.question}:${r.rater}`)).size,
+			questions: byQuestion.size,
+			physicians: new Set(rows.map((r) => r.rater)).size,
+			entries: rows.length
+		},
+		ranking: rankingAgreement(rows, byQuestion, options),
+		referenceCheck: referenceCheck(rows),
+		positionBias: positionBias(rows),
+		metrics: run
+			? METRIC_KEYS.map((metric) =>
+					metricAgreement(metric, rows, scores, strengths, consensus, options)
+				)
+					.filter((m) => m.pairwise.pairs > 0)
+					.sort((a, b) => (b.accuracy.stat.value ?? -1) - (a.accuracy.stat.value ?? -1))
+			: [],
+		leaderboards: {
+			automatic: run ? automaticLeaderboard(rows, scores, options) : [],
+			expert: expert.map((e) => ({ model: e.label, strength: e.strength, interval: e.interval })),
+			good: goodShares(rows)
+		}
+	};
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { bootstrap, percentileInterval, seededRandom } from './bootstrap';
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+describe('seededRandom', () => {
+	it('gives the same sequence for the same seed and another for another seed, in [0, 1)', () => {
+		const a = seededRandom('seed');
+		const b = seededRandom('seed');
+		const c = seededRandom('other');
+		const xs = Array.from({ length: 1000 }, () => a());
+		expect(Array.from({ length: 1000 }, () => b())).toEqual(xs);
+		expect(Array.from({ length: 1000 }, () => c())).not.toEqual(xs);
+		expect(xs.every((x) => x >= 0 && x < 1)).toBe(true);
+		expect(mean(xs)).toBeGreaterThan(0.45);
+		expect(mean(xs)).toBeLessThan(0.55);
+	});
+});
+
+describe('bootstrap', () => {
+	it('gives the same interval for the same seed', () => {
+		const random = seededRandom('data');
+		const units = Array.from({ length: 50 }, () => random());
+		const opts = { resamples: 200, seed: 's1' };
+		expect(bootstrap(units, mean, opts)).toEqual(bootstrap(units, mean, opts));
+		expect(bootstrap(units, mean, opts)).not.toEqual(
+			bootstrap(units, mean, { ...opts, seed: 's2' })
+		);
+	});
+
+	it('resamples whole units: units of different sizes arrive complete', () => {
+		// Unit k holds k judgements of the value k; a statistic on the concatenation sees every value
+		// v a multiple of v times only if whole units were drawn.
+		const units = [1, 2, 3, 4, 5, 7].map((k) => Array.from({ length: k }, () => k));
+		let checked = 0;
+		let whole = true;
+		const interval = bootstrap(
+			units,
+			(sample) => {
+				expect(sample).toHaveLength(units.length);
+				const flat = sample.flat();
+				const counts = new Map<number, number>();
+				for (const v of flat) counts.set(v, (counts.get(v) ?? 0) + 1);
+				for (const [v, count] of counts) if (count % v !== 0) whole = false;
+				checked++;
+				return mean(flat);
+			},
+			{ resamples: 300, seed: 'units' }
+		);
+		expect(checked).toBe(300);
+		expect(whole).toBe(true);
+		expect(interval).toMatchObject({ resamples: 300, valid: 300, level: 0.95 });
+	});
+
+	it('contains the point estimate on well-behaved data', () => {
+		const random = seededRandom('normalish');
+		const units = Array.from({ length: 200 }, () => random() + random() + random());
+		const interval = bootstrap(units, mean, { resamples: 500, seed: 'ci' });
+		expect(interval.low).not.toBeNull();
+		expect(interval.low!).toBeLessThan(mean(units));
+		expect(interval.high!).toBeGreaterThan(mean(units));
+	});
+
+	it('skips and counts resamples where the statistic is undefined', () => {
+		const units = [0, 1, 2, 3];
+		// Undefined whenever unit 0 is drawn: (3/4)^4 ≈ 32 % of resamples are valid.
+		const interval = bootstrap(units, (s) => (s.includes(0) ? null : mean(s)), {
+			resamples: 1000,
+			seed: 'skip'
+		});
+		expect(interval.low).not.toBeNull();
+		if (interval.low !== null) {
+			expect(interval.valid).toBeGreaterThan(200);
+			expect(interval.valid).toBeLessThan(450);
+			expect(interval.low).toBeGreaterThanOrEqual(1);
+		}
+		expect(bootstrap(units, () => null, { resamples: 10, seed: 'x' })).toEqual({
+			low: null,
+			high: null,
+			reason: 'the statistic is undefined on every resample'
+		});
+		expect(bootstrap([], mean, { resamples: 10, seed: 'x' })).toMatchObject({
+			reason: 'no units to resample'
+		});
+	});
+
+	it('takes the type-7 percentiles of the resampled values', () => {
+		const values = Float64Array.from([5, 1, 4, 2, 3]);
+		expect(percentileInterval(values, 0.5, 5)).toEqual({
+			low: 2,
+			high: 4,
+			level: 0.5,
+			resamples: 5,
+			valid: 5
+		});
+		const wide = percentileInterval(Float64Array.from([0, 10]), 0.9, 2);
+		expect(wide.low).toBeCloseTo(0.5, 12);
+		expect(wide.high).toBeCloseTo(9.5, 12);
+	});
+});

@@ -1,0 +1,83 @@
+// Seeded resampling: a deterministic PRNG and the percentile bootstrap over whole units.
+import type { Interval } from './types';
+
+/**
+ * A deterministic PRNG in [0, 1): mulberry32 (Tommy Ettinger's 32-bit generator) seeded with the
+ * xmur3 hash of the seed string, so the same seed gives the same sequence on every machine.
+ */
+export function seededRandom(seed: string): () => number {
+	let h = 1779033703 ^ seed.length;
+	for (let i = 0; i < seed.length; i++) {
+		h = Math.imul(h ^ seed.charCodeAt(i), 3432918353);
+		h = (h << 13) | (h >>> 19);
+	}
+	h = Math.imul(h ^ (h >>> 16), 2246822507);
+	h = Math.imul(h ^ (h >>> 13), 3266489909);
+	let state = (h ^ (h >>> 16)) >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) | 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+/**
+ * The percentile interval of bootstrap values: the (1−level)/2 and (1+level)/2 quantiles, linearly
+ * interpolated between order statistics (Hyndman & Fan type 7, R's default). Sorts `values` in place.
+ */
+export function percentileInterval(
+	values: Float64Array,
+	level: number,
+	resamples: number
+): Interval {
+	const valid = values.length;
+	if (valid === 0)
+		return { low: null, high: null, reason: 'the statistic is undefined on every resample' };
+	values.sort();
+	const q = (p: number) => {
+		const h = (valid - 1) * p;
+		const lo = Math.floor(h);
+		const hi = Math.min(lo + 1, valid - 1);
+		return values[lo] + (h - lo) * (values[hi] - values[lo]);
+	};
+	const tail = (1 - level) / 2;
+	return { low: q(tail), high: q(1 - tail), level, resamples, valid };
+}
+
+/** Checks the options every bootstrap takes; returns the level (0.95 by default). */
+export function checkBootstrapOptions(opts: { resamples: number; level?: number }): number {
+	if (!Number.isInteger(opts.resamples) || opts.resamples < 1)
+		throw new RangeError('resamples must be a whole number ≥ 1');
+	const level = opts.level ?? 0.95;
+	if (!(level > 0 && level < 1)) throw new RangeError('level must be between 0 and 1');
+	return level;
+}
+
+/**
+ * Percentile bootstrap: draws `resamples` samples of units.length UNITS with replacement (a unit —
+ * an item, a question — is kept whole, with all its judgements), computes the statistic on each and
+ * returns the percentile interval (see percentileInterval). A resample where the statistic is null
+ * or not finite is skipped; `valid` counts the others. The statistic receives one array reused
+ * between resamples: it must not keep it. No interval when there are no units or no valid resample.
+ */
+export function bootstrap<U>(
+	units: U[],
+	statistic: (sample: U[]) => number | null,
+	opts: { resamples: number; seed: string; level?: number }
+): Interval {
+	const level = checkBootstrapOptions(opts);
+	const n = units.length;
+	if (n === 0) return { low: null, high: null, reason: 'no units to resample' };
+	const random = seededRandom(opts.seed);
+	const sample = units.slice();
+	const values = new Float64Array(opts.resamples);
+	let valid = 0;
+	for (let r = 0; r < opts.resamples; r++) {
+		for (let i = 0; i < n; i++) sample[i] = units[Math.floor(random() * n)];
+		const v = statistic(sample);
+		if (v !== null && Number.isFinite(v)) values[valid++] = v;
+	}
+	return percentileInterval(values.subarray(0, valid), level, opts.resamples);
+}

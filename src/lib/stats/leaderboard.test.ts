@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { seededRandom } from './bootstrap';
+import { expertLeaderboard, plackettLuce, tierRankings, type TierRanking } from './leaderboard';
+
+/** Draws a full ranking from Plackett–Luce: each place is chosen with probability ∝ strength. */
+function simulate(random: () => number, strengths: Record<string, number>): string[][] {
+	const left = Object.keys(strengths);
+	const ranking: string[][] = [];
+	while (left.length) {
+		const total = left.reduce((s, l) => s + strengths[l], 0);
+		let u = random() * total;
+		let k = 0;
+		while (k < left.length - 1 && (u -= strengths[left[k]]) > 0) k++;
+		ranking.push(left.splice(k, 1));
+	}
+	return ranking;
+}
+
+const TRUE = { alpha: 0.4, bravo: 0.25, charlie: 0.15, delta: 0.12, echo: 0.08 };
+
+function simulated(seed: string, questions: number, raters = 3): TierRanking[] {
+	const random = seededRandom(seed);
+	const out: TierRanking[] = [];
+	for (let q = 0; q < questions; q++)
+		for (let r = 0; r < raters; r++)
+			out.push({ question: `q${q}`, rater: `r${r}`, ranking: simulate(random, TRUE) });
+	return out;
+}
+
+const order = (strengths: Record<string, number>) =>
+	Object.keys(strengths).sort((a, b) => strengths[b] - strengths[a]);
+
+describe('plackettLuce', () => {
+	it('two candidates, no prior: A beating B 3 times to 1 gives the Bradley–Terry 3 : 1', () => {
+		const rankings = [...Array(3).fill([['A'], ['B']]), [['B'], ['A']]].map((ranking, i) => ({
+			question: `q${i}`,
+			rater: 'r',
+			ranking
+		}));
+		const fit = plackettLuce(rankings, { pseudo: 0 });
+		expect(fit.converged).toBe(true);
+		expect(fit.strengths.A).toBeCloseTo(0.75, 8);
+		expect(fit.strengths.B).toBeCloseTo(0.25, 8);
+		expect(fit.logStrengths.A).toBeCloseTo(Math.log(0.75), 8);
+	});
+
+	it('recovers the true order from rankings simulated from known strengths (seeded)', () => {
+		const fit = plackettLuce(simulated('pl-recover', 800));
+		expect(fit.converged).toBe(true);
+		expect(order(fit.strengths)).toEqual(Object.keys(TRUE));
+		for (const [label, s] of Object.entries(TRUE))
+			expect(Math.abs(fit.strengths[label] - s)).toBeLessThan(0.02);
+		expect(Object.values(fit.strengths).reduce((a, b) => a + b)).toBeCloseTo(1, 12);
+	});
+
+	it('satisfies the score equations of the tied (Breslow) likelihood, checked by a naive gradient', () => {
+		const random = seededRandom('pl-ties');
+		const labels = ['a', 'b', 'c', 'd'];
+		const rankings: TierRanking[] = Array.from({ length: 60 }, (_, i) => {
+			const shuffled = [...labels].sort(() => random() - 0.5);
+			const ranking: string[][] = [];
+			for (const l of shuffled) {
+				if (ranking.length && random() < 0.3) ranking[ranking.length - 1].push(l);
+				else ranking.push([l]);
+			}
+			return { question: `q${i}`, rater: 'r', ranking };
+		});
+		const { strengths } = plackettLuce(rankings, { pseudo: 0 });
+		for (const i of labels) {
+			// ∂ log L / ∂ log γᵢ = Σ over choices (tiers but the last): [i chosen] − |tier|·γᵢ / Σ remaining γ
+			let gradient = 0;
+			for (const { ranking } of rankings)
+				ranking.slice(0, -1).forEach((tier, k) => {
+					const remaining = ranking.slice(k).flat();
+					if (!remaining.includes(i)) return;
+					const total = remaining.reduce((s, l) => s + strengths[l], 0);
+					gradient += (tier.includes(i) ? 1 : 0) - (tier.length * strengths[i]) / total;
+				});
+			expect(Math.abs(gradient)).toBeLessThan(1e-6);
+		}
+	});
+
+	it('gives tied candidates equal strength and a never-winning one a small positive strength', () => {
+		const rankings = Array.from({ length: 5 }, (_, i) => ({
+			question: `q${i}`,
+			rater: 'r',
+			ranking: [['A', 'B'], ['C']]
+		}));
+		const { strengths, converged } = plackettLuce(rankings);
+		expect(converged).toBe(true);
+		expect(strengths.A).toBeCloseTo(strengths.B, 10);
+		expect(strengths.C).toBeGreaterThan(0);
+		expect(strengths.C).toBeLessThan(strengths.A / 2);
+	});
+
+	it('is invariant to relabelling candidates and reordering rankings', () => {
+		const rankings = simulated('pl-relabel', 40);
+		const rename = (l: string) => `model ${l.toUpperCase()}`;
+		const renamed = rankings
+			.map((r) => ({ ...r, ranking: r.ranking.map((t) => t.map(rename)) }))
+			.reverse();
+		const a = plackettLuce(rankings).strengths;
+		const b = plackettLuce(renamed).strengths;
+		for (const l of Object.keys(TRUE)) expect(b[rename(l)]).toBeCloseTo(a[l], 10);
+	});
+
+	it('refuses a ranking that names a candidate twice', () => {
+		expect(() => plackettLuce([{ question: 'q', rater: 'r', ranking: [['A'], ['A']] }])).toThrow(
+			/A appears twice/
+		);
+	});
+});
+
+describe('tierRankings and expertLeaderboard', () => {
+	it('turns rank rows into tiers, equal ranks together, labelled by model', () => {
+		const rows = [
+			{ question: 'q1', rater: 'r1', candidate: 'x', rank: 2 },
+			{ question: 'q1', rater: 'r1', candidate: 'y', rank: 1 },
+			{ question: 'q1', rater: 'r1', candidate: 'z', rank: 2 }
+		];
+		const model: Record<string, string> = { x: 'gpt', y: 'llama', z: 'mistral' };
+		expect(tierRankings(rows, (r) => model[r.candidate])).toEqual([
+			{ question: 'q1', rater: 'r1', ranking: [['llama'], ['gpt', 'mistral']] }
+		]);
+	});
+
+	it('lists models best first with intervals that contain the strength, the same for the same seed', () => {
+		const rankings = simulated('board', 150);
+		const board = expertLeaderboard(rankings, { resamples: 200, seed: 'b' });
+		expect(board.map((r) => r.label)).toEqual(Object.keys(TRUE));
+		for (const row of board) {
+			expect(row.interval.low).not.toBeNull();
+			expect(row.interval.low!).toBeLessThan(row.strength);
+			expect(row.interval.high!).toBeGreaterThan(row.strength);
+			expect(row.interval).toMatchObject({ resamples: 200, valid: 200, level: 0.95 });
+		}
+		expect(expertLeaderboard(rankings, { resamples: 200, seed: 'b' })).toEqual(board);
+	});
+
+	it('resamples whole questions: with one question every resample is the data itself', () => {
+		const rankings = [
+			{ question: 'only', rater: 'r1', ranking: [['A'], ['B'], ['C']] },
+			{ question: 'only', rater: 'r2', ranking: [['C'], ['A'], ['B']] }
+		];
+		for (const row of expertLeaderboard(rankings, { resamples: 50, seed: 'one' })) {
+			expect(row.interval.low).toBeCloseTo(row.strength, 8);
+			expect(row.interval.high).toBeCloseTo(row.strength, 8);
+		}
+	});
+});

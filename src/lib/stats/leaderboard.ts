@@ -1,0 +1,306 @@
+// The experts' leaderboard: Plackett–Luce strengths of the models from physicians' rankings.
+import { checkBootstrapOptions, percentileInterval, seededRandom } from './bootstrap';
+import type { Interval, RankRow } from './types';
+
+/** One rater's ranking of one question: tiers of candidate labels, best first (a tier of >1 is a tie). */
+export interface TierRanking {
+	question: string;
+	rater: string;
+	ranking: string[][];
+}
+
+/**
+ * Rankings compiled to flat arrays once, so every fit (and every bootstrap refit) allocates nothing.
+ * A ranking's entries lie at rankingStart[r]…rankingStart[r+1] in `items`, best tier first; the
+ * first entry of each tier but the last carries `choices` = the tier's size (the choices it makes,
+ * see plackettLuce), every other entry 0. One flat loop per ranking then does an MM step.
+ */
+interface Compiled {
+	labels: string[];
+	questions: string[];
+	rankingQuestion: Int32Array;
+	rankingStart: Int32Array;
+	items: Int32Array;
+	choices: Float64Array;
+	/** Whether the entry is chosen (in a tier that is not the last): it counts as a win. */
+	chosen: Uint8Array;
+}
+
+function compile(rankings: TierRanking[], labels: string[]): Compiled {
+	const labelIndex = new Map(labels.map((l, i) => [l, i]));
+	const questionIndex = new Map<string, number>();
+	const rankingQuestion = new Int32Array(rankings.length);
+	const rankingStart = new Int32Array(rankings.length + 1);
+	const items: number[] = [];
+	const choices: number[] = [];
+	const chosen: number[] = [];
+	rankings.forEach((r, k) => {
+		let q = questionIndex.get(r.question);
+		if (q === undefined) questionIndex.set(r.question, (q = questionIndex.size));
+		rankingQuestion[k] = q;
+		const seen = new Set<string>();
+		const tiers = r.ranking.filter((tier) => tier.length);
+		tiers.forEach((tier, t) => {
+			const isLast = t === tiers.length - 1;
+			tier.forEach((label, i) => {
+				if (seen.has(label))
+					throw new RangeError(
+						`${label} appears twice in the ranking of question ${r.question} by ${r.rater}`
+					);
+				seen.add(label);
+				items.push(labelIndex.get(label)!);
+				choices.push(i === 0 && !isLast ? tier.length : 0);
+				chosen.push(isLast ? 0 : 1);
+			});
+		});
+		rankingStart[k + 1] = items.length;
+	});
+	return {
+		labels,
+		questions: [...questionIndex.keys()],
+		rankingQuestion,
+		rankingStart,
+		items: Int32Array.from(items),
+		choices: Float64Array.from(choices),
+		chosen: Uint8Array.from(chosen)
+	};
+}
+
+/** The default prior: each candidate has this many pseudo-wins and as many pseudo-losses. */
+const PSEUDO = 0.5;
+const TOLERANCE = 1e-9;
+/** A resample's refit stops sooner: its strengths are only read to the width of an interval. */
+const RESAMPLE_TOLERANCE = 1e-6;
+
+/**
+ * Hunter's MM iteration on weighted rankings (weight = how often each ranking is counted; 1 for the
+ * data, the resample counts in a bootstrap). Updates gamma in place (scale: the virtual item is 1).
+ */
+function fit(
+	c: Compiled,
+	weights: Float64Array,
+	gamma: Float64Array,
+	maxIterations: number,
+	pseudo: number,
+	scratch: ReturnType<typeof scratchFor>,
+	tolerance = TOLERANCE
+): { iterations: number; converged: boolean } {
+	const { rankingStart, items, choices, chosen } = c;
+	const nLabels = gamma.length;
+	const { wins, denom, stage, next } = scratch;
+	const rankings = rankingStart.length - 1;
+	// Wins do not depend on gamma: every member of a tier that is not the last is chosen once.
+	wins.fill(pseudo);
+	for (let r = 0; r < rankings; r++) {
+		const w = weights[r];
+		if (w === 0) continue;
+		for (let e = rankingStart[r]; e < rankingStart[r + 1]; e++) if (chosen[e]) wins[items[e]] += w;
+	}
+	for (let iteration = 1; iteration <= maxIterations; iteration++) {
+		denom.fill(0);
+		for (let r = 0; r < rankings; r++) {
+			const w = weights[r];
+			if (w === 0) continue;
+			const e0 = rankingStart[r];
+			const e1 = rankingStart[r + 1];
+			// stage[e] = Σ of gamma over entries e… : at a tier's first entry, the set still to rank.
+			let sum = 0;
+			for (let e = e1 - 1; e >= e0; e--) {
+				sum += gamma[items[e]];
+				stage[e - e0] = sum;
+			}
+			// A candidate is in the risk set of every choice up to its own tier's; a tier of size t
+			// makes t choices from it (Breslow), adding t / stage to each candidate still there.
+			let cumulative = 0;
+			for (let e = e0; e < e1; e++) {
+				const t = choices[e];
+				if (t !== 0) cumulative += (w * t) / stage[e - e0];
+				denom[items[e]] += cumulative;
+			}
+		}
+		for (let i = 0; i < nLabels; i++) {
+			// The prior: `pseudo` wins and `pseudo` losses against a virtual item of strength 1.
+			next[i] = wins[i] / (denom[i] + (2 * pseudo) / (gamma[i] + 1));
+		}
+		// The rankings say nothing about the common scale, which only the weak prior pins: MM alone
+		// crawls along it. Setting the scale to its optimum is a further ascent step, and fast.
+		if (pseudo > 0) {
+			const scale = Math.exp(bestLogScale(next));
+			for (let i = 0; i < nLabels; i++) next[i] *= scale;
+		}
+		let change = 0;
+		for (let i = 0; i < nLabels; i++) {
+			change = Math.max(change, Math.abs(Math.log(next[i] / gamma[i])));
+			gamma[i] = next[i];
+		}
+		if (change < tolerance) return { iterations: iteration, converged: true };
+	}
+	return { iterations: maxIterations, converged: false };
+}
+
+/**
+ * The log scale s maximising the prior Σᵢ log(e^s γᵢ) − 2 log(1 + e^s γᵢ), i.e. the root of
+ * Σᵢ (1 − e^s γᵢ)/(1 + e^s γᵢ), decreasing in s: found by bisection.
+ */
+function bestLogScale(gamma: Float64Array): number {
+	let lo = -60;
+	let hi = 60;
+	for (let step = 0; step < 60 && hi - lo > 1e-13; step++) {
+		const s = (lo + hi) / 2;
+		const c = Math.exp(s);
+		let g = 0;
+		for (const v of gamma) g += (1 - c * v) / (1 + c * v);
+		if (g > 0) lo = s;
+		else hi = s;
+	}
+	return (lo + hi) / 2;
+}
+
+function scratchFor(c: Compiled) {
+	let longest = 1;
+	for (let r = 0; r + 1 < c.rankingStart.length; r++)
+		longest = Math.max(longest, c.rankingStart[r + 1] - c.rankingStart[r]);
+	const n = c.labels.length;
+	return {
+		wins: new Float64Array(n),
+		denom: new Float64Array(n),
+		next: new Float64Array(n),
+		stage: new Float64Array(longest)
+	};
+}
+
+function labelsOf(rankings: TierRanking[]): string[] {
+	const labels = new Set<string>();
+	for (const r of rankings) for (const tier of r.ranking) for (const l of tier) labels.add(l);
+	return [...labels].sort();
+}
+
+/** Strengths scaled to sum to 1 (written into out). */
+function normalise(gamma: Float64Array, out: Float64Array) {
+	let sum = 0;
+	for (const g of gamma) sum += g;
+	for (let i = 0; i < gamma.length; i++) out[i] = gamma[i] / sum;
+}
+
+/**
+ * Plackett–Luce strengths from rankings given as tiers, fitted by Hunter's (2004) MM algorithm:
+ * P(ranking) = Πₖ Π_{i∈tier k} γᵢ / (Σ_{j ranked at k or later} γⱼ)^{|tier k|}.
+ * Ties (Breslow's approximation, as for tied event times in a Cox model): a tier of t tied
+ * candidates is t separate choices from the same remaining set, so tied candidates neither beat
+ * nor lose to each other; the last tier makes no choice (what remains is last whatever the
+ * strengths). Partial rankings (a question some models did not answer) are fine: a ranking only
+ * compares the candidates in it. Prior: every candidate gets `pseudo` (default 0.5) wins and as many
+ * losses against a virtual item of strength 1 (as in Hunter 2004 §6 and the PlackettLuce R
+ * package), so a candidate that never wins or never loses still has a finite, positive strength and
+ * the fit is identifiable. Strengths are normalised to sum to 1: a candidate's strength is then the
+ * model's probability of being ranked first among all of them; logStrengths are their logarithms.
+ */
+export function plackettLuce(
+	rankings: TierRanking[],
+	opts: { iterations?: number; pseudo?: number } = {}
+): {
+	strengths: Record<string, number>;
+	logStrengths: Record<string, number>;
+	iterations: number;
+	converged: boolean;
+} {
+	const labels = labelsOf(rankings);
+	const c = compile(rankings, labels);
+	const gamma = new Float64Array(labels.length).fill(1);
+	const result = fit(
+		c,
+		new Float64Array(rankings.length).fill(1),
+		gamma,
+		opts.iterations ?? 10_000,
+		opts.pseudo ?? PSEUDO,
+		scratchFor(c)
+	);
+	const normalised = new Float64Array(labels.length);
+	normalise(gamma, normalised);
+	const strengths: Record<string, number> = {};
+	const logStrengths: Record<string, number> = {};
+	labels.forEach((l, i) => {
+		strengths[l] = normalised[i];
+		logStrengths[l] = Math.log(normalised[i]);
+	});
+	return { strengths, logStrengths, ...result };
+}
+
+/**
+ * Each rater's ranking of each question as tiers, from rank rows (equal ranks form one tier).
+ * `labelOf` names the candidate in the leaderboard (e.g. the model behind a blinded answer);
+ * by default the candidate itself.
+ */
+export function tierRankings(
+	rows: RankRow[],
+	labelOf: (row: RankRow) => string = (r) => r.candidate
+): TierRanking[] {
+	const groups = new Map<string, RankRow[]>();
+	for (const r of rows) {
+		const key = JSON.stringify([r.question, r.rater]);
+		const list = groups.get(key);
+		if (list) list.push(r);
+		else groups.set(key, [r]);
+	}
+	return [...groups.values()].map((list) => {
+		list.sort((a, b) => a.rank - b.rank);
+		const ranking: string[][] = [];
+		let last = NaN;
+		for (const r of list) {
+			if (r.rank !== last) ranking.push([]);
+			ranking[ranking.length - 1].push(labelOf(r));
+			last = r.rank;
+		}
+		return { question: list[0].question, rater: list[0].rater, ranking };
+	});
+}
+
+/**
+ * The experts' leaderboard: Plackett–Luce strengths (see plackettLuce), best first, each with a
+ * percentile bootstrap interval from resampling whole QUESTIONS with replacement (all the raters'
+ * rankings of a drawn question come along). Each resample refits from the full-data strengths;
+ * a resample whose fit does not converge is skipped (and not counted in `valid`).
+ */
+export function expertLeaderboard(
+	rankings: TierRanking[],
+	opts: { resamples: number; seed: string; level?: number; iterations?: number; pseudo?: number }
+): { label: string; strength: number; interval: Interval }[] {
+	const level = checkBootstrapOptions(opts);
+	const maxIterations = opts.iterations ?? 10_000;
+	const pseudo = opts.pseudo ?? PSEUDO;
+	const labels = labelsOf(rankings);
+	const c = compile(rankings, labels);
+	const n = labels.length;
+	const scratch = scratchFor(c);
+	const full = new Float64Array(n).fill(1);
+	fit(c, new Float64Array(rankings.length).fill(1), full, maxIterations, pseudo, scratch);
+	const point = new Float64Array(n);
+	normalise(full, point);
+
+	const questions = c.questions.length;
+	const random = seededRandom(opts.seed);
+	const counts = new Float64Array(questions);
+	const weights = new Float64Array(c.rankingQuestion.length);
+	const gamma = new Float64Array(n);
+	const normalised = new Float64Array(n);
+	const draws = labels.map(() => new Float64Array(opts.resamples));
+	let valid = 0;
+	for (let b = 0; questions > 0 && b < opts.resamples; b++) {
+		counts.fill(0);
+		for (let i = 0; i < questions; i++) counts[Math.floor(random() * questions)]++;
+		for (let r = 0; r < weights.length; r++) weights[r] = counts[c.rankingQuestion[r]];
+		gamma.set(full);
+		const refit = fit(c, weights, gamma, maxIterations, pseudo, scratch, RESAMPLE_TOLERANCE);
+		if (!refit.converged) continue;
+		normalise(gamma, normalised);
+		for (let i = 0; i < n; i++) draws[i][valid] = normalised[i];
+		valid++;
+	}
+	return labels
+		.map((label, i) => ({
+			label,
+			strength: point[i],
+			interval: percentileInterval(draws[i].subarray(0, valid), level, opts.resamples)
+		}))
+		.sort((a, b) => b.strength - a.strength || a.label.localeCompare(b.label));
+}
