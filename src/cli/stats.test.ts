@@ -144,9 +144,9 @@ describe('cliniq stats ratings', () => {
 			expect(low, key).toBeLessThanOrEqual(out[key]);
 			expect(high, key).toBeGreaterThanOrEqual(out[key]);
 		}
-		// Cohen's kappa is undefined on every resample of four raters.
+		// Cohen's kappa is undefined for four raters: no interval either.
 		expect(out.ci.cohen_kappa).toBeNull();
-		expect(out.ci_undefined.cohen_kappa).toBe('the statistic is undefined on every resample');
+		expect(out.ci_undefined.cohen_kappa).toBe('the statistic is undefined on the data');
 		// Pairs print on one line.
 		expect(a.out.join('\n')).toMatch(/"alpha_nominal": \[-?[\d.]+(e-?\d+)?, [\d.]+\]/);
 		const again = await run('ratings', path, '--bootstrap', '200', '--seed', 'study-1');

@@ -4,8 +4,8 @@
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { bootstrap } from '$lib/stats/bootstrap';
-import { RATING_KEYS, ratingOrder, ratingStatistics, ratingsSummary } from '$lib/stats/ratings';
+import { ratingsSummary } from '$lib/stats/ratings';
+import { ratingIntervals } from '$lib/stats/ratings-bootstrap';
 import type { Interval, Level, Rating } from '$lib/stats/types';
 import type { Io } from './io';
 import {
@@ -104,29 +104,11 @@ async function ratingsCommand(args: string[], io: Io): Promise<number> {
 	const categories = order?.map(asValue);
 
 	const summary = ratingsSummary(ratings, { order: categories, level });
-	let ci: Record<string, Interval> | undefined;
-	if (boot) {
-		const statistics = ratingStatistics(categories ?? ratingOrder(ratings), level);
-		const byUnit = new Map<string, Rating[]>();
-		for (const r of ratings) {
-			const unit = byUnit.get(r.unit);
-			if (unit) unit.push(r);
-			else byUnit.set(r.unit, [r]);
-		}
-		const units = [...byUnit.values()];
-		ci = {};
-		// Every statistic sees the same resamples (one seed), so the intervals describe one experiment.
-		for (const key of RATING_KEYS) {
-			// A unit drawn twice is two units: it gets a fresh id per draw.
-			ci[key] = bootstrap(
-				units,
-				(sample) =>
-					statistics[key](sample.flatMap((u, i) => u.map((r) => ({ ...r, unit: String(i) }))))
-						.value,
-				boot
-			);
-		}
-	}
+	// Every statistic sees the same resamples (one seed), so the intervals describe one experiment;
+	// one undefined on the data gets no interval (it would mean nothing).
+	const ci: Record<string, Interval> | undefined = boot
+		? ratingIntervals(ratings, { order: categories, level, ...boot })
+		: undefined;
 	const { stats, ...counts } = summary;
 	printJson(io, statsJson(counts, stats, ci));
 	return 0;

@@ -24,6 +24,10 @@ const MODELS = 7; // + the reference = 8 answers per question
 const PHYSICIANS = 3;
 const RESAMPLES = 1_000;
 const SEED = 'bench';
+/** Resamples timed first, to estimate the full run. */
+const PROBE_RESAMPLES = 10;
+/** The full bootstrap runs only when estimated to end within this (seconds); else it is estimated. */
+const MAX_RUN_S = 180;
 /** What a page may wait for: without the bootstrap, and with 1,000 resamples. */
 const TARGET_S = { plain: 2, bootstrap: 20 };
 
@@ -66,9 +70,8 @@ export async function runStatsBench(io: Io): Promise<void> {
 		const report = async (
 			name: string,
 			extraction: () => Promise<unknown>,
-			plain: () => Promise<unknown>,
-			boot: () => Promise<unknown>,
-			cached: () => Promise<{ fresh: boolean }>
+			compute: (resamples: number) => Promise<unknown>,
+			cached: (resamples: number) => Promise<{ fresh: boolean }>
 		) => {
 			const base = await timed(extraction);
 			const line = (label: string, seconds: number, target?: number) =>
@@ -76,21 +79,33 @@ export async function runStatsBench(io: Io): Promise<void> {
 					`  stats: ${name}, ${label}: ${s(seconds)} (${(seconds / base.seconds).toFixed(1)} × the extraction queries${target ? `; target < ${target} s: ${seconds < target ? 'met' : 'MISSED'}` : ''})`
 				);
 			io.stdout(`  stats: ${name}, extraction queries alone: ${s(base.seconds)}`);
-			line('no bootstrap', (await timed(plain)).seconds, TARGET_S.plain);
-			line(
-				`${RESAMPLES.toLocaleString('en')} resamples`,
-				(await timed(boot)).seconds,
-				TARGET_S.bootstrap
-			);
-			const first = await timed(cached);
-			const second = await timed(cached);
+			const plain = (await timed(() => compute(0))).seconds;
+			line('no bootstrap', plain, TARGET_S.plain);
+			// A few resamples first: the full run is made only when it can end in reasonable time.
+			const probe = (await timed(() => compute(PROBE_RESAMPLES))).seconds;
+			const estimate = plain + ((probe - plain) / PROBE_RESAMPLES) * RESAMPLES;
+			let resamples = RESAMPLES;
+			if (estimate <= MAX_RUN_S) {
+				line(
+					`${RESAMPLES.toLocaleString('en')} resamples`,
+					(await timed(() => compute(RESAMPLES))).seconds,
+					TARGET_S.bootstrap
+				);
+			} else {
+				line(
+					`${RESAMPLES.toLocaleString('en')} resamples NOT RUN, estimated from ${PROBE_RESAMPLES} resamples (${s(probe)})`,
+					estimate,
+					TARGET_S.bootstrap
+				);
+				resamples = PROBE_RESAMPLES;
+			}
+			const first = await timed(() => cached(resamples));
+			const second = await timed(() => cached(resamples));
 			if (!first.value.fresh || second.value.fresh)
 				throw new Error(`${name}: the cache did not compute once and then reuse`);
-			line(
-				`cached, first call (${RESAMPLES.toLocaleString('en')} resamples, computed and stored)`,
-				first.seconds
-			);
-			line('cached, second call (fingerprint and read)', second.seconds);
+			const n = `${resamples.toLocaleString('en')} resamples`;
+			line(`cached, first call (${n}: computed and stored)`, first.seconds);
+			line(`cached, second call (${n}: fingerprint and read)`, second.seconds);
 		};
 
 		await report(
@@ -99,9 +114,8 @@ export async function runStatsBench(io: Io): Promise<void> {
 				await reviewJudgements(db, datasetId);
 				await verificationOutcomes(db, datasetId);
 			},
-			() => verificationAgreement(db, datasetId, { resamples: 0, seed: SEED }),
-			() => verificationAgreement(db, datasetId, { resamples: RESAMPLES, seed: SEED }),
-			() => cachedVerificationAgreement(db, datasetId, { resamples: RESAMPLES, seed: SEED })
+			(resamples) => verificationAgreement(db, datasetId, { resamples, seed: SEED }),
+			(resamples) => cachedVerificationAgreement(db, datasetId, { resamples, seed: SEED })
 		);
 		await report(
 			'study agreement',
@@ -110,9 +124,8 @@ export async function runStatsBench(io: Io): Promise<void> {
 				const [run] = await studyRuns(db, studyId);
 				await candidateScores(db, studyId, run.id);
 			},
-			() => studyAgreement(db, studyId, { resamples: 0, seed: SEED }),
-			() => studyAgreement(db, studyId, { resamples: RESAMPLES, seed: SEED }),
-			() => cachedStudyAgreement(db, studyId, { resamples: RESAMPLES, seed: SEED })
+			(resamples) => studyAgreement(db, studyId, { resamples, seed: SEED }),
+			(resamples) => cachedStudyAgreement(db, studyId, { resamples, seed: SEED })
 		);
 	} finally {
 		await handle.close();

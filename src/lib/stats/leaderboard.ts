@@ -9,51 +9,60 @@ export interface TierRanking {
 	ranking: string[][];
 }
 
-/** Rankings compiled to flat arrays once, so every fit (and every bootstrap refit) allocates nothing. */
+/**
+ * Rankings compiled to flat arrays once, so every fit (and every bootstrap refit) allocates nothing.
+ * A ranking's entries lie at rankingStart[r]…rankingStart[r+1] in `items`, best tier first; the
+ * first entry of each tier but the last carries `choices` = the tier's size (the choices it makes,
+ * see plackettLuce), every other entry 0. One flat loop per ranking then does an MM step.
+ */
 interface Compiled {
 	labels: string[];
 	questions: string[];
-	/** Per ranking: its question's index, and where its tiers start in tierStart. */
 	rankingQuestion: Int32Array;
-	rankingTier: Int32Array; // length rankings + 1
-	/** Per tier: where its entries start in items (length tiers + 1). */
-	tierStart: Int32Array;
+	rankingStart: Int32Array;
 	items: Int32Array;
+	choices: Float64Array;
+	/** Whether the entry is chosen (in a tier that is not the last): it counts as a win. */
+	chosen: Uint8Array;
 }
 
 function compile(rankings: TierRanking[], labels: string[]): Compiled {
 	const labelIndex = new Map(labels.map((l, i) => [l, i]));
 	const questionIndex = new Map<string, number>();
 	const rankingQuestion = new Int32Array(rankings.length);
-	const rankingTier = new Int32Array(rankings.length + 1);
-	const tierStart: number[] = [0];
+	const rankingStart = new Int32Array(rankings.length + 1);
 	const items: number[] = [];
+	const choices: number[] = [];
+	const chosen: number[] = [];
 	rankings.forEach((r, k) => {
 		let q = questionIndex.get(r.question);
 		if (q === undefined) questionIndex.set(r.question, (q = questionIndex.size));
 		rankingQuestion[k] = q;
 		const seen = new Set<string>();
-		for (const tier of r.ranking) {
-			if (!tier.length) continue;
-			for (const label of tier) {
+		const tiers = r.ranking.filter((tier) => tier.length);
+		tiers.forEach((tier, t) => {
+			const isLast = t === tiers.length - 1;
+			tier.forEach((label, i) => {
 				if (seen.has(label))
 					throw new RangeError(
 						`${label} appears twice in the ranking of question ${r.question} by ${r.rater}`
 					);
 				seen.add(label);
 				items.push(labelIndex.get(label)!);
-			}
-			tierStart.push(items.length);
-		}
-		rankingTier[k + 1] = tierStart.length - 1;
+				choices.push(i === 0 && !isLast ? tier.length : 0);
+				chosen.push(isLast ? 0 : 1);
+			});
+		});
+		rankingStart[k + 1] = items.length;
 	});
 	return {
 		labels,
 		questions: [...questionIndex.keys()],
 		rankingQuestion,
-		rankingTier,
-		tierStart: Int32Array.from(tierStart),
-		items: Int32Array.from(items)
+		rankingStart,
+		items: Int32Array.from(items),
+		choices: Float64Array.from(choices),
+		chosen: Uint8Array.from(chosen)
 	};
 }
 
@@ -61,7 +70,7 @@ function compile(rankings: TierRanking[], labels: string[]): Compiled {
 const PSEUDO = 0.5;
 const TOLERANCE = 1e-9;
 /** A resample's refit stops sooner: its strengths are only read to the width of an interval. */
-const RESAMPLE_TOLERANCE = 1e-7;
+const RESAMPLE_TOLERANCE = 1e-6;
 
 /**
  * Hunter's MM iteration on weighted rankings (weight = how often each ranking is counted; 1 for the
@@ -69,46 +78,44 @@ const RESAMPLE_TOLERANCE = 1e-7;
  */
 function fit(
 	c: Compiled,
-	weights: Float64Array | null,
+	weights: Float64Array,
 	gamma: Float64Array,
 	maxIterations: number,
 	pseudo: number,
 	scratch: ReturnType<typeof scratchFor>,
 	tolerance = TOLERANCE
 ): { iterations: number; converged: boolean } {
-	const { rankingTier, tierStart, items } = c;
+	const { rankingStart, items, choices, chosen } = c;
 	const nLabels = gamma.length;
 	const { wins, denom, stage, next } = scratch;
-	const rankings = rankingTier.length - 1;
+	const rankings = rankingStart.length - 1;
 	// Wins do not depend on gamma: every member of a tier that is not the last is chosen once.
 	wins.fill(pseudo);
 	for (let r = 0; r < rankings; r++) {
-		const w = weights ? weights[r] : 1;
+		const w = weights[r];
 		if (w === 0) continue;
-		for (let t = rankingTier[r]; t < rankingTier[r + 1] - 1; t++)
-			for (let e = tierStart[t]; e < tierStart[t + 1]; e++) wins[items[e]] += w;
+		for (let e = rankingStart[r]; e < rankingStart[r + 1]; e++) if (chosen[e]) wins[items[e]] += w;
 	}
 	for (let iteration = 1; iteration <= maxIterations; iteration++) {
 		denom.fill(0);
 		for (let r = 0; r < rankings; r++) {
-			const w = weights ? weights[r] : 1;
-			const t0 = rankingTier[r];
-			const tiers = rankingTier[r + 1] - t0;
-			if (w === 0 || tiers < 2) continue;
-			// stage[k] = Σ of gamma over tiers k… (the set still to be ranked at tier k).
+			const w = weights[r];
+			if (w === 0) continue;
+			const e0 = rankingStart[r];
+			const e1 = rankingStart[r + 1];
+			// stage[e] = Σ of gamma over entries e… : at a tier's first entry, the set still to rank.
 			let sum = 0;
-			for (let k = tiers - 1; k >= 0; k--) {
-				for (let e = tierStart[t0 + k]; e < tierStart[t0 + k + 1]; e++) sum += gamma[items[e]];
-				stage[k] = sum;
+			for (let e = e1 - 1; e >= e0; e--) {
+				sum += gamma[items[e]];
+				stage[e - e0] = sum;
 			}
-			// A candidate in tier k is in the risk set of the choices at tiers 0…min(k, last−1); tier
-			// k makes |tier k| choices from it (Breslow), so it adds |tier k| / stage[k] to each member.
+			// A candidate is in the risk set of every choice up to its own tier's; a tier of size t
+			// makes t choices from it (Breslow), adding t / stage to each candidate still there.
 			let cumulative = 0;
-			for (let k = 0; k < tiers; k++) {
-				const start = tierStart[t0 + k];
-				const end = tierStart[t0 + k + 1];
-				if (k < tiers - 1) cumulative += (end - start) / stage[k];
-				for (let e = start; e < end; e++) denom[items[e]] += w * cumulative;
+			for (let e = e0; e < e1; e++) {
+				const t = choices[e];
+				if (t !== 0) cumulative += (w * t) / stage[e - e0];
+				denom[items[e]] += cumulative;
 			}
 		}
 		for (let i = 0; i < nLabels; i++) {
@@ -150,15 +157,15 @@ function bestLogScale(gamma: Float64Array): number {
 }
 
 function scratchFor(c: Compiled) {
-	let maxTiers = 1;
-	for (let r = 0; r + 1 < c.rankingTier.length; r++)
-		maxTiers = Math.max(maxTiers, c.rankingTier[r + 1] - c.rankingTier[r]);
+	let longest = 1;
+	for (let r = 0; r + 1 < c.rankingStart.length; r++)
+		longest = Math.max(longest, c.rankingStart[r + 1] - c.rankingStart[r]);
 	const n = c.labels.length;
 	return {
 		wins: new Float64Array(n),
 		denom: new Float64Array(n),
 		next: new Float64Array(n),
-		stage: new Float64Array(maxTiers)
+		stage: new Float64Array(longest)
 	};
 }
 
@@ -202,7 +209,7 @@ export function plackettLuce(
 	const gamma = new Float64Array(labels.length).fill(1);
 	const result = fit(
 		c,
-		null,
+		new Float64Array(rankings.length).fill(1),
 		gamma,
 		opts.iterations ?? 10_000,
 		opts.pseudo ?? PSEUDO,
@@ -266,7 +273,7 @@ export function expertLeaderboard(
 	const n = labels.length;
 	const scratch = scratchFor(c);
 	const full = new Float64Array(n).fill(1);
-	fit(c, null, full, maxIterations, pseudo, scratch);
+	fit(c, new Float64Array(rankings.length).fill(1), full, maxIterations, pseudo, scratch);
 	const point = new Float64Array(n);
 	normalise(full, point);
 

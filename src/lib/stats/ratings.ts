@@ -3,6 +3,7 @@
 // returns a Stat: a number, or null with the reason it is undefined.
 import { defined, undefinedStat, type Level, type Rating, type Stat } from './types';
 
+/** The statistics of a ratings summary, by their output keys. */
 export type RatingKey =
 	| 'percent_agreement'
 	| 'cohen_kappa'
@@ -15,6 +16,7 @@ export type RatingKey =
 	| 'icc2_1'
 	| 'icc2_k';
 
+/** The summary's keys in output order. */
 export const RATING_KEYS: readonly RatingKey[] = [
 	'percent_agreement',
 	'cohen_kappa',
@@ -28,6 +30,7 @@ export const RATING_KEYS: readonly RatingKey[] = [
 	'icc2_k'
 ];
 
+/** Counts that say what the statistics cover, and every statistic. */
 export interface RatingsSummary {
 	units: number;
 	raters: number;
@@ -43,7 +46,11 @@ const cat = (v: Value) => String(v);
 /** Units → raters → value, in first-seen order; or why the ratings cannot be tabled. */
 type Table = { units: Map<string, Map<string, Value>>; raters: string[] };
 
+/** The table of the ratings a summary is computing, built once for all its statistics. */
+let summaryTable: { r: Rating[]; table: Table | string } | null = null;
+
 function table(r: Rating[]): Table | string {
+	if (summaryTable?.r === r) return summaryTable.table;
 	const units = new Map<string, Map<string, Value>>();
 	const raters = new Set<string>();
 	for (const { unit, rater, value } of r) {
@@ -392,6 +399,11 @@ const NEEDS: Record<RatingKey, Level> = {
 };
 const LEVELS: Level[] = ['nominal', 'ordinal', 'interval'];
 
+/** Whether a statistic means something at a declared level of measurement (any, if none is declared). */
+export function fitsLevel(key: RatingKey, level?: Level): boolean {
+	return !level || LEVELS.indexOf(NEEDS[key]) <= LEVELS.indexOf(level);
+}
+
 /**
  * Each summary statistic as a function of the ratings, with the category order fixed beforehand
  * (so resamples of the same data share it). A declared level leaves the statistics that need a
@@ -416,7 +428,7 @@ export function ratingStatistics(
 	};
 	if (level) {
 		for (const key of RATING_KEYS) {
-			if (LEVELS.indexOf(NEEDS[key]) > LEVELS.indexOf(level))
+			if (!fitsLevel(key, level))
 				all[key] = () =>
 					undefinedStat(
 						`the ratings are declared ${level}; this statistic needs ${NEEDS[key]} data`
@@ -435,7 +447,13 @@ export function ratingsSummary(
 	for (const x of r) units.set(x.unit, (units.get(x.unit) ?? new Set()).add(x.rater));
 	const statistics = ratingStatistics(opts.order ?? ratingOrder(r), opts.level);
 	const stats = {} as Record<RatingKey, Stat>;
-	for (const key of RATING_KEYS) stats[key] = statistics[key](r);
+	// The statistics run synchronously, so the shared table cannot outlive this summary or its data.
+	summaryTable = { r, table: table(r) };
+	try {
+		for (const key of RATING_KEYS) stats[key] = statistics[key](r);
+	} finally {
+		summaryTable = null;
+	}
 	return {
 		units: units.size,
 		raters: new Set(r.map((x) => x.rater)).size,

@@ -1,0 +1,455 @@
+// Bootstrap intervals of the ratings statistics from per-unit sufficient statistics.
+// Every statistic of ratings.ts is a function of sums over units (contingency cells, category
+// counts, coincidences, row and column sums), so a resample — a multiset of units — is a vector of
+// counts, and each statistic a weighted sum over units. Units with identical ratings (same raters,
+// same values) contribute identically, so they are pooled into one "type" and a resample is a count
+// per type: O(units) to draw, O(types × raters) to evaluate, with no rating rows rebuilt.
+import { checkBootstrapOptions, percentileInterval, seededRandom } from './bootstrap';
+import { RATING_KEYS, fitsLevel, ratingOrder, type RatingKey } from './ratings';
+import type { Interval, Level, Rating } from './types';
+
+type Value = string | number;
+const cat = (v: Value) => String(v);
+
+/** Output slots of `evaluate`, in RATING_KEYS order. */
+const SLOT = Object.fromEntries(RATING_KEYS.map((k, i) => [k, i])) as Record<RatingKey, number>;
+
+/** Ratings compiled into unit types; `evaluate` gives every statistic from counts per type. */
+export interface CompiledRatings {
+	/** Units in first-seen order, as the generic bootstrap resamples them. */
+	units: number;
+	types: number;
+	/** The type of each unit. */
+	typeOfUnit: Int32Array;
+	/** Each statistic (RATING_KEYS order) for a multiset with `counts[t]` units of type t; NaN when undefined. */
+	evaluate(counts: ArrayLike<number>, out?: Float64Array): Float64Array;
+}
+
+/**
+ * Compiles ratings for fast resampling, with the category order fixed (as ratingStatistics does), or
+ * the reason every statistic is undefined (a rater who rated a unit twice).
+ */
+export function compileRatings(r: Rating[], order: Value[] | null): CompiledRatings | string {
+	const units = new Map<string, Map<number, Value>>();
+	const raterIndex = new Map<string, number>();
+	for (const { unit, rater, value } of r) {
+		let row = units.get(unit);
+		if (!row) units.set(unit, (row = new Map()));
+		let ri = raterIndex.get(rater);
+		if (ri === undefined) raterIndex.set(rater, (ri = raterIndex.size));
+		if (row.has(ri)) return `rater "${rater}" rated unit "${unit}" more than once`;
+		row.set(ri, value);
+	}
+	const raterCount = raterIndex.size;
+
+	// Category indices: nominal by text over every value; ordinal by position in the order (−1 if
+	// absent, which leaves the ordinal statistics undefined wherever such a value counts).
+	const catIndex = new Map<string, number>();
+	for (const { value } of r) if (!catIndex.has(cat(value))) catIndex.set(cat(value), catIndex.size);
+	const K = catIndex.size;
+	const orderPos = new Map<string, number>();
+	let orderValid = order !== null;
+	if (order) {
+		for (const [i, v] of order.entries()) {
+			if (orderPos.has(cat(v))) orderValid = false;
+			orderPos.set(cat(v), i);
+		}
+	}
+	const ko = order ? order.length : 0;
+	const toOrder = new Int32Array(K);
+	for (const [c, i] of catIndex) toOrder[i] = orderValid ? (orderPos.get(c) ?? -1) : -1;
+
+	// Unit types: the ratings sorted by rater, keyed by rater, text and whether it is a number.
+	const typeKey = new Map<string, number>();
+	const typeOfUnit = new Int32Array(units.size);
+	const typeRows: [number, Value][][] = [];
+	let u = 0;
+	for (const row of units.values()) {
+		const entries = [...row.entries()].sort((a, b) => a[0] - b[0]);
+		const key = JSON.stringify(entries.map(([ri, v]) => [ri, cat(v), typeof v === 'number']));
+		let t = typeKey.get(key);
+		if (t === undefined) {
+			typeKey.set(key, (t = typeRows.length));
+			typeRows.push(entries);
+		}
+		typeOfUnit[u++] = t;
+	}
+	const T = typeRows.length;
+
+	// Flat per-type data. Values of type t are start[t] … start[t+1]−1, in rater order.
+	const start = new Int32Array(T + 1);
+	for (let t = 0; t < T; t++) start[t + 1] = start[t] + typeRows[t].length;
+	const vRater = new Int32Array(start[T]);
+	const vCat = new Int32Array(start[T]);
+	const vNum = new Float64Array(start[T]);
+	const tNumeric = new Uint8Array(T);
+	const tShare = new Float64Array(T); // percent agreement: agreeing pairs / pairs
+	const tDisagree = new Float64Array(T); // nominal alpha: Σ_{c≠d} o_cd of the unit
+	const tSq = new Float64Array(T); // Fleiss: Σ_c n_c²
+	const tIntervalDo = new Float64Array(T); // interval alpha: Σ_{i≠j} (x_i − x_j)² / (m − 1)
+	const tSum = new Float64Array(T);
+	const tConst = new Uint8Array(T); // every value of the unit is the same number
+	// Ordinal alpha: the unit's coincidences o_cd (c ≠ d, ordered pairs) as sparse entries.
+	const coStart = new Int32Array(T + 1);
+	const coC: number[] = [];
+	const coD: number[] = [];
+	const coV: number[] = [];
+	const groupKey = new Map<string, number>();
+	const tGroup = new Int32Array(T);
+	const groupRaters: number[][] = [];
+	for (let t = 0; t < T; t++) {
+		const row = typeRows[t];
+		const m = row.length;
+		const counts = new Map<number, number>();
+		let numeric = 1;
+		let s = 0;
+		let s2 = 0;
+		for (let i = 0; i < m; i++) {
+			const [ri, v] = row[i];
+			const c = catIndex.get(cat(v))!;
+			vRater[start[t] + i] = ri;
+			vCat[start[t] + i] = c;
+			vNum[start[t] + i] = typeof v === 'number' ? v : NaN;
+			if (typeof v !== 'number' || !Number.isFinite(v)) numeric = 0;
+			else {
+				s += v;
+				s2 += v * v;
+			}
+			counts.set(c, (counts.get(c) ?? 0) + 1);
+		}
+		tNumeric[t] = numeric;
+		tSum[t] = s;
+		tConst[t] = numeric && row.every(([, v]) => v === row[0][1]) ? 1 : 0;
+		let sq = 0;
+		let agreeing = 0;
+		for (const n of counts.values()) {
+			sq += n * n;
+			agreeing += (n * (n - 1)) / 2;
+		}
+		tSq[t] = sq;
+		if (m >= 2) {
+			tShare[t] = agreeing / ((m * (m - 1)) / 2);
+			tDisagree[t] = (m * m - sq) / (m - 1);
+			if (numeric) tIntervalDo[t] = (2 * (m * s2 - s * s)) / (m - 1);
+			for (const [c, nc] of counts)
+				for (const [d, nd] of counts)
+					if (c !== d) {
+						coC.push(c);
+						coD.push(d);
+						coV.push((nc * nd) / (m - 1));
+					}
+		}
+		coStart[t + 1] = coC.length;
+		const gk = row.map(([ri]) => ri).join(',');
+		let g = groupKey.get(gk);
+		if (g === undefined) {
+			groupKey.set(gk, (g = groupRaters.length));
+			groupRaters.push(row.map(([ri]) => ri));
+		}
+		tGroup[t] = g;
+	}
+	const G = groupRaters.length;
+	const groupTypes: number[][] = groupRaters.map(() => []);
+	for (let t = 0; t < T; t++) groupTypes[tGroup[t]].push(t);
+	const coCat = Int32Array.from(coC);
+	const coDat = Int32Array.from(coD);
+	const coVal = Float64Array.from(coV);
+
+	// Scratch, reused by every evaluation.
+	const gW = new Float64Array(G);
+	const present = new Uint8Array(raterCount);
+	const margin = new Float64Array(K);
+	const marginA = new Float64Array(K);
+	const marginB = new Float64Array(K);
+	const oMargin = new Float64Array(ko);
+	const oA = new Float64Array(ko);
+	const oB = new Float64Array(ko);
+	const mid = new Float64Array(ko);
+	const colSum = new Float64Array(raterCount);
+
+	function evaluate(counts: ArrayLike<number>, out = new Float64Array(RATING_KEYS.length)) {
+		out.fill(NaN);
+		// Raters present in the resample, and the group of units rated by all of them.
+		gW.fill(0);
+		for (let t = 0; t < T; t++) gW[tGroup[t]] += counts[t];
+		present.fill(0);
+		let raters = 0;
+		for (let g = 0; g < G; g++) {
+			if (!gW[g]) continue;
+			for (const ri of groupRaters[g])
+				if (!present[ri]) {
+					present[ri] = 1;
+					raters++;
+				}
+		}
+		let complete = -1;
+		for (let g = 0; g < G; g++) if (gW[g] && groupRaters[g].length === raters) complete = g;
+
+		// Percent agreement and alpha: every unit with ≥ 2 ratings.
+		let paSum = 0;
+		let paUnits = 0;
+		let n = 0;
+		let nominalDo = 0;
+		let intervalDo = 0;
+		let intervalSum = 0;
+		let allNumeric = true;
+		let inOrder = true;
+		margin.fill(0);
+		for (let t = 0; t < T; t++) {
+			const w = counts[t];
+			const m = start[t + 1] - start[t];
+			if (!w || m < 2) continue;
+			paSum += w * tShare[t];
+			paUnits += w;
+			n += w * m;
+			nominalDo += w * tDisagree[t];
+			for (let i = start[t]; i < start[t + 1]; i++) {
+				margin[vCat[i]] += w;
+				if (toOrder[vCat[i]] < 0) inOrder = false;
+			}
+			if (tNumeric[t]) {
+				intervalDo += w * tIntervalDo[t];
+				intervalSum += w * tSum[t];
+			} else allNumeric = false;
+		}
+		if (paUnits) out[SLOT.percent_agreement] = paSum / paUnits;
+		if (n) {
+			let used = 0;
+			let sq = 0;
+			for (let c = 0; c < K; c++) {
+				if (margin[c]) used++;
+				sq += margin[c] * margin[c];
+			}
+			if (used >= 2) out[SLOT.alpha_nominal] = 1 - ((n - 1) * nominalDo) / (n * n - sq);
+			if (orderValid && inOrder && used >= 2) {
+				// δ_ordinal(c, d) = (mid_d − mid_c)² with mid_c = Σ_{g<c} n_g + n_c/2: the midranks.
+				oMargin.fill(0);
+				for (let c = 0; c < K; c++) oMargin[toOrder[c]] += margin[c];
+				let below = 0;
+				let mean = 0;
+				for (let c = 0; c < ko; c++) {
+					mid[c] = below + oMargin[c] / 2;
+					below += oMargin[c];
+					mean += oMargin[c] * mid[c];
+				}
+				mean /= n;
+				let dE = 0;
+				for (let c = 0; c < ko; c++) dE += oMargin[c] * (mid[c] - mean) ** 2;
+				dE *= 2 * n;
+				let dO = 0;
+				for (let t = 0; t < T; t++) {
+					const w = counts[t];
+					if (!w) continue;
+					for (let e = coStart[t]; e < coStart[t + 1]; e++)
+						dO += w * coVal[e] * (mid[toOrder[coCat[e]]] - mid[toOrder[coDat[e]]]) ** 2;
+				}
+				out[SLOT.alpha_ordinal] = 1 - ((n - 1) * dO) / dE;
+			}
+			if (allNumeric) {
+				const mean = intervalSum / n;
+				let dE = 0;
+				for (let t = 0; t < T; t++) {
+					const w = counts[t];
+					if (!w || start[t + 1] - start[t] < 2) continue;
+					let s = 0;
+					for (let i = start[t]; i < start[t + 1]; i++) s += (vNum[i] - mean) ** 2;
+					dE += w * s;
+				}
+				dE *= 2 * n;
+				if (dE !== 0) out[SLOT.alpha_interval] = 1 - ((n - 1) * Math.max(0, intervalDo)) / dE;
+			}
+		}
+		if (complete < 0 || raters < 2) return out;
+		const types = groupTypes[complete];
+		const units = gW[complete];
+
+		// Cohen's and weighted kappa: exactly 2 raters, over the units both rated.
+		if (raters === 2) {
+			marginA.fill(0);
+			marginB.fill(0);
+			let agree = 0;
+			for (const t of types) {
+				const w = counts[t];
+				if (!w) continue;
+				const a = vCat[start[t]];
+				const b = vCat[start[t] + 1];
+				if (a === b) agree += w;
+				marginA[a] += w;
+				marginB[b] += w;
+			}
+			let pe = 0;
+			for (let c = 0; c < K; c++) pe += marginA[c] * marginB[c];
+			pe /= units * units;
+			if (pe < 1) out[SLOT.cohen_kappa] = (agree / units - pe) / (1 - pe);
+			let kappaInOrder = orderValid && ko >= 2;
+			for (const t of types)
+				if (counts[t] && (toOrder[vCat[start[t]]] < 0 || toOrder[vCat[start[t] + 1]] < 0))
+					kappaInOrder = false;
+			if (kappaInOrder) {
+				// Integer sums of |i − j| and (i − j)², so the weights' scales cancel exactly.
+				oA.fill(0);
+				oB.fill(0);
+				let obsLinear = 0;
+				let obsQuadratic = 0;
+				for (const t of types) {
+					const w = counts[t];
+					if (!w) continue;
+					const i = toOrder[vCat[start[t]]];
+					const j = toOrder[vCat[start[t] + 1]];
+					obsLinear += w * Math.abs(i - j);
+					obsQuadratic += w * (i - j) ** 2;
+					oA[i] += w;
+					oB[j] += w;
+				}
+				// Σ_ij a_i b_j |i − j| with running sums of b to the left and right of i.
+				let rightCount = 0;
+				let rightSum = 0;
+				for (let j = 0; j < ko; j++) {
+					rightCount += oB[j];
+					rightSum += j * oB[j];
+				}
+				let leftCount = 0;
+				let leftSum = 0;
+				let expLinear = 0;
+				let a1 = 0;
+				let a2 = 0;
+				let b1 = 0;
+				let b2 = 0;
+				for (let i = 0; i < ko; i++) {
+					rightCount -= oB[i];
+					rightSum -= i * oB[i];
+					expLinear += oA[i] * (i * leftCount - leftSum + rightSum - i * rightCount);
+					leftCount += oB[i];
+					leftSum += i * oB[i];
+					a1 += i * oA[i];
+					a2 += i * i * oA[i];
+					b1 += i * oB[i];
+					b2 += i * i * oB[i];
+				}
+				const expQuadratic = units * a2 + units * b2 - 2 * a1 * b1;
+				if (expLinear !== 0) out[SLOT.weighted_kappa_linear] = 1 - (units * obsLinear) / expLinear;
+				if (expQuadratic !== 0)
+					out[SLOT.weighted_kappa_quadratic] = 1 - (units * obsQuadratic) / expQuadratic;
+			}
+		}
+
+		// Fleiss' kappa: units rated by every rater present.
+		margin.fill(0);
+		let pBar = 0;
+		for (const t of types) {
+			const w = counts[t];
+			if (!w) continue;
+			pBar += (w * (tSq[t] - raters)) / (raters * (raters - 1));
+			for (let i = start[t]; i < start[t + 1]; i++) margin[vCat[i]] += w;
+		}
+		pBar /= units;
+		let pe = 0;
+		let used = 0;
+		for (let c = 0; c < K; c++) {
+			if (margin[c]) used++;
+			pe += (margin[c] / (units * raters)) ** 2;
+		}
+		if (used >= 2) out[SLOT.fleiss_kappa] = (pBar - pe) / (1 - pe);
+
+		// ICC: the two-way ANOVA of the complete units, around the grand mean.
+		let numeric = true;
+		let grand = 0;
+		let sameValue = true;
+		let first = NaN;
+		for (const t of types) {
+			if (!counts[t]) continue;
+			if (!tNumeric[t]) numeric = false;
+			grand += counts[t] * tSum[t];
+			if (!tConst[t]) sameValue = false;
+			else if (Number.isNaN(first)) first = vNum[start[t]];
+			else if (vNum[start[t]] !== first) sameValue = false;
+		}
+		if (!numeric || units < 2 || sameValue) return out;
+		const k = raters;
+		grand /= units * k;
+		let ssr = 0;
+		let sst = 0;
+		colSum.fill(0);
+		for (const t of types) {
+			const w = counts[t];
+			if (!w) continue;
+			ssr += w * k * (tSum[t] / k - grand) ** 2;
+			for (let i = start[t], j = 0; i < start[t + 1]; i++, j++) {
+				sst += w * (vNum[i] - grand) ** 2;
+				colSum[j] += w * vNum[i];
+			}
+		}
+		let ssc = 0;
+		for (let j = 0; j < k; j++) ssc += units * (colSum[j] / units - grand) ** 2;
+		const msr = ssr / (units - 1);
+		const msc = ssc / (k - 1);
+		const mse = Math.max(0, sst - ssr - ssc) / ((units - 1) * (k - 1));
+		const scale = 1e-12 * (msr + msc + mse);
+		const d1 = msr + (k - 1) * mse + (k * (msc - mse)) / units;
+		const dk = msr + (msc - mse) / units;
+		if (d1 > scale) out[SLOT.icc2_1] = (msr - mse) / d1;
+		if (dk > scale) out[SLOT.icc2_k] = (msr - mse) / dk;
+		return out;
+	}
+
+	return { units: units.size, types: T, typeOfUnit, evaluate };
+}
+
+/**
+ * Percentile bootstrap intervals of every ratings statistic, resampling units exactly as
+ * `bootstrap()` does (same seed → the same unit draws, so the same interval), but evaluating each
+ * resample from per-unit sufficient statistics. A statistic undefined on the whole data (or above
+ * the declared level) gets no interval; resamples where a statistic is undefined are skipped and
+ * counted out of `valid`. `confidence` is the interval's level (0.95 by default).
+ */
+export function ratingIntervals(
+	r: Rating[],
+	opts: {
+		order?: (string | number)[];
+		level?: Level;
+		resamples: number;
+		seed: string;
+		confidence?: number;
+	}
+): Record<RatingKey, Interval> {
+	const confidence = checkBootstrapOptions({ resamples: opts.resamples, level: opts.confidence });
+	const compiled = compileRatings(r, opts.order ?? ratingOrder(r));
+	const result = {} as Record<RatingKey, Interval>;
+	const none: Interval = {
+		low: null,
+		high: null,
+		reason: 'the statistic is undefined on the data'
+	};
+	if (typeof compiled === 'string') {
+		for (const key of RATING_KEYS) result[key] = none;
+		return result;
+	}
+	const { units: n, types, typeOfUnit, evaluate } = compiled;
+	const all = new Float64Array(types);
+	for (const t of typeOfUnit) all[t]++;
+	const own = evaluate(all);
+	const keys = RATING_KEYS.filter(
+		(key) => fitsLevel(key, opts.level) && Number.isFinite(own[SLOT[key]])
+	);
+	const values = keys.map(() => new Float64Array(opts.resamples));
+	const valid = keys.map(() => 0);
+	if (keys.length) {
+		const random = seededRandom(opts.seed);
+		const counts = new Float64Array(types);
+		const out = new Float64Array(RATING_KEYS.length);
+		for (let s = 0; s < opts.resamples; s++) {
+			counts.fill(0);
+			for (let i = 0; i < n; i++) counts[typeOfUnit[Math.floor(random() * n)]]++;
+			evaluate(counts, out);
+			for (let k = 0; k < keys.length; k++) {
+				const v = out[SLOT[keys[k]]];
+				if (Number.isFinite(v)) values[k][valid[k]++] = v;
+			}
+		}
+	}
+	for (const key of RATING_KEYS) result[key] = none;
+	keys.forEach((key, k) => {
+		result[key] = percentileInterval(values[k].subarray(0, valid[k]), confidence, opts.resamples);
+	});
+	return result;
+}
