@@ -1,6 +1,5 @@
 import type { Db } from '../../db/client';
 import { QA_TYPES, VERDICTS, type QaType, type Verdict } from '../../../constants';
-import { bootstrap } from '../../../stats/bootstrap';
 import {
 	cohenKappa,
 	icc,
@@ -8,6 +7,7 @@ import {
 	percentAgreement,
 	weightedKappa
 } from '../../../stats/ratings';
+import { ratingIntervals } from '../../../stats/ratings-bootstrap';
 import type { Interval, Rating, Stat } from '../../../stats/types';
 import { reviewJudgements, verificationOutcomes, type ReviewJudgement } from './extract';
 
@@ -106,31 +106,46 @@ const RELEVANCE_FNS: Record<RelevanceStat, (r: Rating[]) => Stat> = {
 	icc2_1: (r) => icc(r, '2,1')
 };
 
-function estimate(
+// Every statistic of one field with its interval: one set of item draws serves them all
+// (ratingIntervals resamples the units exactly as bootstrap() resamples the pairs).
+function estimates<K extends VerdictStat | RelevanceStat>(
 	pairs: ReviewPair[],
 	field: 'verdict' | 'relevance',
-	fn: (r: Rating[]) => Stat,
+	fns: Record<K, (r: Rating[]) => Stat>,
 	options: AgreementOptions
-): Estimate {
-	const stat = fn(ratingsOf(pairs, field));
-	const interval: Interval =
-		options.resamples <= 0
-			? { low: null, high: null, reason: 'no bootstrap requested (0 resamples)' }
-			: stat.value === null
-				? { low: null, high: null, reason: stat.reason }
-				: bootstrap(pairs, (sample) => fn(ratingsOf(sample, field)).value, options);
-	return { stat, interval };
+): Record<K, Estimate> {
+	const ratings = ratingsOf(pairs, field);
+	const keys = Object.keys(fns) as K[];
+	const stats = keys.map((key) => fns[key](ratings));
+	const intervals =
+		options.resamples > 0 && stats.some((s) => s.value !== null)
+			? ratingIntervals(ratings, {
+					order: field === 'relevance' ? RELEVANCE_ORDER : undefined,
+					resamples: options.resamples,
+					seed: options.seed
+				})
+			: null;
+	const out = {} as Record<K, Estimate>;
+	keys.forEach((key, i) => {
+		const stat = stats[i];
+		const interval: Interval =
+			options.resamples <= 0
+				? { low: null, high: null, reason: 'no bootstrap requested (0 resamples)' }
+				: stat.value === null
+					? { low: null, high: null, reason: stat.reason }
+					: intervals![key];
+		out[key] = { stat, interval };
+	});
+	return out;
 }
 
 /** Verdict and relevance agreement of a set of review pairs, each with a bootstrap interval over items. */
 export function pairAgreement(pairs: ReviewPair[], options: AgreementOptions): PairAgreement {
-	const verdict = {} as Record<VerdictStat, Estimate>;
-	for (const key of VERDICT_STATS)
-		verdict[key] = estimate(pairs, 'verdict', VERDICT_FNS[key], options);
-	const relevance = {} as Record<RelevanceStat, Estimate>;
-	for (const key of RELEVANCE_STATS)
-		relevance[key] = estimate(pairs, 'relevance', RELEVANCE_FNS[key], options);
-	return { items: pairs.length, verdict, relevance };
+	return {
+		items: pairs.length,
+		verdict: estimates(pairs, 'verdict', VERDICT_FNS, options),
+		relevance: estimates(pairs, 'relevance', RELEVANCE_FNS, options)
+	};
 }
 
 /** The verdict disagreement matrix: primary verdict (rows) × secondary verdict (columns). */
