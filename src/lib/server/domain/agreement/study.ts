@@ -6,11 +6,13 @@ import { expertLeaderboard, plackettLuce, tierRankings } from '../../../stats/le
 import { pairwiseAccuracy } from '../../../stats/pairwise';
 import { consensusRanks, meanDefined, questionAgreements } from '../../../stats/rankings';
 import { krippendorffAlpha } from '../../../stats/ratings';
+import { ratingIntervals } from '../../../stats/ratings-bootstrap';
 import {
 	defined,
 	undefinedStat,
 	type Interval,
 	type RankRow,
+	type Rating,
 	type Stat
 } from '../../../stats/types';
 import {
@@ -157,13 +159,19 @@ function rankingAgreement(
 		if (w.value === null) reasons.set(w.reason, (reasons.get(w.reason) ?? 0) + 1);
 		else wHistogram[Math.min(W_BINS - 1, Math.floor(w.value * W_BINS))].count++;
 	}
-	// Tags: one unit per candidate, rated by each physician who ranked its question.
-	const questions = [...byQuestion.values()];
-	const tagRatings = (sample: RankingJudgement[][]) =>
-		sample.flatMap((qRows, i) =>
-			qRows.map((r) => ({ unit: `${i}:${r.candidate}`, rater: r.rater, value: r.tag }))
-		);
-	const alpha = krippendorffAlpha(tagRatings(questions), 'ordinal', TAG_ORDER);
+	// Tags: one unit per candidate, rated by each physician who ranked its question. The interval
+	// resamples questions, each drawn question bringing all its candidates (a cluster bootstrap).
+	const tagRatings: Rating[] = [];
+	const questionOf = new Map<string, string>();
+	for (const [question, qRows] of byQuestion) {
+		const q = String(question);
+		for (const r of qRows) {
+			const unit = `${q}:${r.candidate}`;
+			questionOf.set(unit, q);
+			tagRatings.push({ unit, rater: r.rater, value: r.tag });
+		}
+	}
+	const alpha = krippendorffAlpha(tagRatings, 'ordinal', TAG_ORDER);
 	const tagsAlpha: Estimate =
 		alpha.value === null
 			? { stat: alpha, interval: noInterval(alpha.reason) }
@@ -171,11 +179,13 @@ function rankingAgreement(
 				? { stat: alpha, interval: noInterval('no bootstrap requested (0 resamples)') }
 				: {
 						stat: alpha,
-						interval: bootstrap(
-							questions,
-							(s) => krippendorffAlpha(tagRatings(s), 'ordinal', TAG_ORDER).value,
-							options
-						)
+						interval: ratingIntervals(tagRatings, {
+							order: TAG_ORDER,
+							level: 'ordinal',
+							resamples: options.resamples,
+							seed: options.seed,
+							clusterOf: (unit) => questionOf.get(unit)!
+						}).alpha_ordinal
 					};
 	return {
 		wByQuestion,
