@@ -308,14 +308,21 @@ export function tierRankings(
 	rows: RankRow[],
 	labelOf: (row: RankRow) => string = (r) => r.candidate
 ): TierRanking[] {
-	const groups = new Map<string, RankRow[]>();
+	// Groups in order of their first row, found by question then rater (no key string per row).
+	const groups: RankRow[][] = [];
+	const byQuestion = new Map<string, Map<string, RankRow[]>>();
 	for (const r of rows) {
-		const key = JSON.stringify([r.question, r.rater]);
-		const list = groups.get(key);
+		let raters = byQuestion.get(r.question);
+		if (!raters) byQuestion.set(r.question, (raters = new Map()));
+		const list = raters.get(r.rater);
 		if (list) list.push(r);
-		else groups.set(key, [r]);
+		else {
+			const created = [r];
+			raters.set(r.rater, created);
+			groups.push(created);
+		}
 	}
-	return [...groups.values()].map((list) => {
+	return groups.map((list) => {
 		list.sort((a, b) => a.rank - b.rank);
 		const ranking: string[][] = [];
 		let last = NaN;

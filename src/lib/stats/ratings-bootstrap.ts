@@ -418,6 +418,26 @@ export function ratingIntervals(
 	}
 ): Record<RatingKey, Interval> {
 	const confidence = checkBootstrapOptions({ resamples: opts.resamples, level: opts.confidence });
+	return ratingEstimates(r, { ...opts, confidence }).intervals!;
+}
+
+/**
+ * Every ratings statistic on the data (null where undefined; ratingsSummary says why) from one
+ * compilation, with the intervals of ratingIntervals when `resamples` ≥ 1 (else intervals is null).
+ */
+export function ratingEstimates(
+	r: Rating[],
+	opts: {
+		order?: (string | number)[];
+		level?: Level;
+		resamples: number;
+		seed: string;
+		confidence?: number;
+		clusterOf?: (unit: string) => string;
+	}
+): { values: Record<RatingKey, number | null>; intervals: Record<RatingKey, Interval> | null } {
+	const confidence = opts.confidence ?? 0.95;
+	const values = {} as Record<RatingKey, number | null>;
 	const compiled = compileRatings(r, opts.order ?? ratingOrder(r));
 	const result = {} as Record<RatingKey, Interval>;
 	const none: Interval = {
@@ -426,17 +446,25 @@ export function ratingIntervals(
 		reason: 'the statistic is undefined on the data'
 	};
 	if (typeof compiled === 'string') {
-		for (const key of RATING_KEYS) result[key] = none;
-		return result;
+		for (const key of RATING_KEYS) {
+			result[key] = none;
+			values[key] = null;
+		}
+		return { values, intervals: opts.resamples >= 1 ? result : null };
 	}
 	const { units: n, types, typeOfUnit, evaluate } = compiled;
 	const all = new Float64Array(types);
 	for (const t of typeOfUnit) all[t]++;
 	const own = evaluate(all);
+	for (const key of RATING_KEYS) {
+		const v = own[SLOT[key]];
+		values[key] = Number.isFinite(v) ? v : null;
+	}
+	if (opts.resamples < 1) return { values, intervals: null };
 	const keys = RATING_KEYS.filter(
 		(key) => fitsLevel(key, opts.level) && Number.isFinite(own[SLOT[key]])
 	);
-	const values = keys.map(() => new Float64Array(opts.resamples));
+	const draws = keys.map(() => new Float64Array(opts.resamples));
 	const valid = keys.map(() => 0);
 	if (keys.length) {
 		const random = seededRandom(opts.seed);
@@ -450,15 +478,15 @@ export function ratingIntervals(
 			evaluate(counts, out);
 			for (let k = 0; k < keys.length; k++) {
 				const v = out[SLOT[keys[k]]];
-				if (Number.isFinite(v)) values[k][valid[k]++] = v;
+				if (Number.isFinite(v)) draws[k][valid[k]++] = v;
 			}
 		}
 	}
 	for (const key of RATING_KEYS) result[key] = none;
 	keys.forEach((key, k) => {
-		result[key] = percentileInterval(values[k].subarray(0, valid[k]), confidence, opts.resamples);
+		result[key] = percentileInterval(draws[k].subarray(0, valid[k]), confidence, opts.resamples);
 	});
-	return result;
+	return { values, intervals: result };
 }
 
 /**

@@ -475,7 +475,8 @@ export async function studyAgreement(
 		options: { ...options, runId: run?.id ?? null },
 		run,
 		inputs: {
-			rankings: new Set(rows.map((r) => `${r.question}:${r.rater}`)).size,
+			// One Plackett–Luce ranking per (question, physician).
+			rankings: plInput.length,
 			questions: byQuestion.size,
 			physicians: new Set(rows.map((r) => r.rater)).size,
 			entries: rows.length

@@ -7,8 +7,8 @@ import {
 	percentAgreement,
 	weightedKappa
 } from '../../../stats/ratings';
-import { ratingIntervals } from '../../../stats/ratings-bootstrap';
-import type { Interval, Rating, Stat } from '../../../stats/types';
+import { ratingEstimates } from '../../../stats/ratings-bootstrap';
+import { defined, type Interval, type Rating, type Stat } from '../../../stats/types';
 import { reviewJudgements, verificationOutcomes, type ReviewJudgement } from './extract';
 
 /** Options every agreement computation takes: bootstrap resamples (0: no intervals) and seed. */
@@ -106,8 +106,9 @@ const RELEVANCE_FNS: Record<RelevanceStat, (r: Rating[]) => Stat> = {
 	icc2_1: (r) => icc(r, '2,1')
 };
 
-// Every statistic of one field with its interval: one set of item draws serves them all
-// (ratingIntervals resamples the units exactly as bootstrap() resamples the pairs).
+// Every statistic of one field with its interval from one compilation of the ratings, the
+// intervals from one set of item draws (ratingEstimates resamples the units exactly as bootstrap()
+// resamples the pairs). The slow statistic runs only to say why a value is undefined.
 function estimates<K extends VerdictStat | RelevanceStat>(
 	pairs: ReviewPair[],
 	field: 'verdict' | 'relevance',
@@ -115,19 +116,15 @@ function estimates<K extends VerdictStat | RelevanceStat>(
 	options: AgreementOptions
 ): Record<K, Estimate> {
 	const ratings = ratingsOf(pairs, field);
-	const keys = Object.keys(fns) as K[];
-	const stats = keys.map((key) => fns[key](ratings));
-	const intervals =
-		options.resamples > 0 && stats.some((s) => s.value !== null)
-			? ratingIntervals(ratings, {
-					order: field === 'relevance' ? RELEVANCE_ORDER : undefined,
-					resamples: options.resamples,
-					seed: options.seed
-				})
-			: null;
+	const { values, intervals } = ratingEstimates(ratings, {
+		order: field === 'relevance' ? RELEVANCE_ORDER : undefined,
+		resamples: Math.max(0, options.resamples),
+		seed: options.seed
+	});
 	const out = {} as Record<K, Estimate>;
-	keys.forEach((key, i) => {
-		const stat = stats[i];
+	for (const key of Object.keys(fns) as K[]) {
+		const value = values[key];
+		const stat = value === null ? fns[key](ratings) : defined(value);
 		const interval: Interval =
 			options.resamples <= 0
 				? { low: null, high: null, reason: 'no bootstrap requested (0 resamples)' }
@@ -135,7 +132,7 @@ function estimates<K extends VerdictStat | RelevanceStat>(
 					? { low: null, high: null, reason: stat.reason }
 					: intervals![key];
 		out[key] = { stat, interval };
-	});
+	}
 	return out;
 }
 
