@@ -11,14 +11,19 @@ export interface TierRanking {
 
 /**
  * Rankings compiled to flat arrays once, so every fit (and every bootstrap refit) allocates nothing.
- * A ranking's entries lie at rankingStart[r]…rankingStart[r+1] in `items`, best tier first; the
- * first entry of each tier but the last carries `choices` = the tier's size (the choices it makes,
- * see plackettLuce), every other entry 0. One flat loop per ranking then does an MM step.
+ * Identical rankings (same candidates in the same tiers) are one PATTERN, fitted once with the
+ * number of its rankings as weight: the likelihood is a sum over rankings, so this is exact, and
+ * a fit costs a pass over the distinct patterns. A pattern's entries lie at
+ * rankingStart[p]…rankingStart[p+1] in `items`, best tier first; the first entry of each tier but
+ * the last carries `choices` = the tier's size (the choices it makes, see plackettLuce), every
+ * other entry 0. One flat loop per pattern then does an MM step.
  */
 interface Compiled {
 	labels: string[];
 	questions: string[];
+	/** Per ranking: its question and its pattern. */
 	rankingQuestion: Int32Array;
+	rankingPattern: Int32Array;
 	rankingStart: Int32Array;
 	items: Int32Array;
 	choices: Float64Array;
@@ -29,8 +34,10 @@ interface Compiled {
 function compile(rankings: TierRanking[], labels: string[]): Compiled {
 	const labelIndex = new Map(labels.map((l, i) => [l, i]));
 	const questionIndex = new Map<string, number>();
+	const patternIndex = new Map<string, number>();
 	const rankingQuestion = new Int32Array(rankings.length);
-	const rankingStart = new Int32Array(rankings.length + 1);
+	const rankingPattern = new Int32Array(rankings.length);
+	const rankingStart: number[] = [0];
 	const items: number[] = [];
 	const choices: number[] = [];
 	const chosen: number[] = [];
@@ -40,6 +47,8 @@ function compile(rankings: TierRanking[], labels: string[]): Compiled {
 		rankingQuestion[k] = q;
 		const seen = new Set<string>();
 		const tiers = r.ranking.filter((tier) => tier.length);
+		const own: number[] = [];
+		const ownChoices: number[] = [];
 		tiers.forEach((tier, t) => {
 			const isLast = t === tiers.length - 1;
 			tier.forEach((label, i) => {
@@ -48,22 +57,44 @@ function compile(rankings: TierRanking[], labels: string[]): Compiled {
 						`${label} appears twice in the ranking of question ${r.question} by ${r.rater}`
 					);
 				seen.add(label);
-				items.push(labelIndex.get(label)!);
-				choices.push(i === 0 && !isLast ? tier.length : 0);
-				chosen.push(isLast ? 0 : 1);
+				own.push(labelIndex.get(label)!);
+				ownChoices.push(i === 0 && !isLast ? tier.length : 0);
 			});
 		});
-		rankingStart[k + 1] = items.length;
+		// The choices fix the tiers that are not the last, hence which entries are chosen.
+		const key = `${own.join(',')}|${ownChoices.join(',')}`;
+		let p = patternIndex.get(key);
+		if (p === undefined) {
+			patternIndex.set(key, (p = patternIndex.size));
+			let left = 0;
+			for (let e = 0; e < own.length; e++) {
+				left = Math.max(left - 1, ownChoices[e]);
+				items.push(own[e]);
+				choices.push(ownChoices[e]);
+				chosen.push(left > 0 ? 1 : 0);
+			}
+			rankingStart.push(items.length);
+		}
+		rankingPattern[k] = p;
 	});
 	return {
 		labels,
 		questions: [...questionIndex.keys()],
 		rankingQuestion,
-		rankingStart,
+		rankingPattern,
+		rankingStart: Int32Array.from(rankingStart),
 		items: Int32Array.from(items),
 		choices: Float64Array.from(choices),
 		chosen: Uint8Array.from(chosen)
 	};
+}
+
+/** Pattern weights: each pattern counted as often as its rankings' questions are (`count` per question). */
+function patternWeights(c: Compiled, count: (question: number) => number, out: Float64Array) {
+	out.fill(0);
+	for (let r = 0; r < c.rankingPattern.length; r++)
+		out[c.rankingPattern[r]] += count(c.rankingQuestion[r]);
+	return out;
 }
 
 /** The default prior: each candidate has this many pseudo-wins and as many pseudo-losses. */
@@ -281,7 +312,7 @@ export function plackettLuce(
 	const gamma = new Float64Array(labels.length).fill(1);
 	const result = fitAccelerated(
 		c,
-		new Float64Array(rankings.length).fill(1),
+		patternWeights(c, () => 1, new Float64Array(c.rankingStart.length - 1)),
 		gamma,
 		opts.iterations ?? 10_000,
 		opts.pseudo ?? PSEUDO,
@@ -356,7 +387,7 @@ export function expertLeaderboard(
 	const full = new Float64Array(n).fill(1);
 	fitAccelerated(
 		c,
-		new Float64Array(rankings.length).fill(1),
+		patternWeights(c, () => 1, new Float64Array(c.rankingStart.length - 1)),
 		full,
 		maxIterations,
 		pseudo,
@@ -369,7 +400,8 @@ export function expertLeaderboard(
 	const questions = c.questions.length;
 	const random = seededRandom(opts.seed);
 	const counts = new Float64Array(questions);
-	const weights = new Float64Array(c.rankingQuestion.length);
+	const weights = new Float64Array(c.rankingStart.length - 1);
+	const drawn = (q: number) => counts[q];
 	const gamma = new Float64Array(n);
 	const normalised = new Float64Array(n);
 	const draws = labels.map(() => new Float64Array(opts.resamples));
@@ -377,7 +409,7 @@ export function expertLeaderboard(
 	for (let b = 0; questions > 0 && b < opts.resamples; b++) {
 		counts.fill(0);
 		for (let i = 0; i < questions; i++) counts[Math.floor(random() * questions)]++;
-		for (let r = 0; r < weights.length; r++) weights[r] = counts[c.rankingQuestion[r]];
+		patternWeights(c, drawn, weights);
 		gamma.set(full);
 		const refit = fitAccelerated(
 			c,
