@@ -261,9 +261,9 @@ export function pairwiseRows(
 	return out;
 }
 
-/** A scored model candidate (first row of each), with the physicians' consensus rank. */
+/** A scored model candidate (first row of each): its scores and the physicians' consensus rank. */
 interface ScoredCandidate {
-	responseId: number;
+	scores: Partial<Record<MetricKey, number>> | undefined;
 	expertRank: number;
 }
 
@@ -271,22 +271,27 @@ interface ScoredCandidate {
  * What every metric shares, computed once: per question its model candidates with a consensus
  * rank (in row order, as pairwiseRows lists them), and per model its candidates' responses.
  */
-function scoredCandidates(rows: RankingJudgement[], consensus: Map<string, Map<string, number>>) {
+function scoredCandidates(
+	rows: RankingJudgement[],
+	scores: Map<number, Partial<Record<MetricKey, number>>>,
+	consensus: Map<string, Map<string, number>>
+) {
 	const seen = new Set<number>();
 	const byQuestion = new Map<number, ScoredCandidate[]>();
-	const byModel = new Map<string, number[]>();
+	const byModel = new Map<string, (Partial<Record<MetricKey, number>> | undefined)[]>();
 	for (const r of rows) {
 		if (r.responseId === null || seen.has(r.candidate)) continue;
 		seen.add(r.candidate);
+		const own = scores.get(r.responseId);
 		if (r.model !== null) {
-			const own = byModel.get(r.model);
-			if (own) own.push(r.responseId);
-			else byModel.set(r.model, [r.responseId]);
+			const list = byModel.get(r.model);
+			if (list) list.push(own);
+			else byModel.set(r.model, [own]);
 		}
 		const expertRank = consensus.get(String(r.question))?.get(String(r.candidate));
 		if (expertRank === undefined) continue;
 		const list = byQuestion.get(r.question);
-		const c = { responseId: r.responseId, expertRank };
+		const c = { scores: own, expertRank };
 		if (list) list.push(c);
 		else byQuestion.set(r.question, [c]);
 	}
@@ -296,7 +301,6 @@ function scoredCandidates(rows: RankingJudgement[], consensus: Map<string, Map<s
 function metricAgreement(
 	metric: MetricKey,
 	scored: ReturnType<typeof scoredCandidates>,
-	scores: Map<number, Partial<Record<MetricKey, number>>>,
 	strengths: Record<string, number>,
 	options: AgreementOptions
 ): MetricAgreement {
@@ -314,7 +318,7 @@ function metricAgreement(
 		values.length = 0;
 		ranks.length = 0;
 		for (const c of q) {
-			const v = scores.get(c.responseId)?.[metric];
+			const v = c.scores?.[metric];
 			if (v === undefined) continue;
 			values.push(v);
 			ranks.push(c.expertRank);
@@ -365,10 +369,10 @@ function metricAgreement(
 				: // Accuracy over a resample of questions: their pair counts summed, same formula.
 					{ stat: accuracyStat, interval: bootstrapRatio(good, trials, options) };
 	const models = [...scored.byModel]
-		.map(([model, responses]) => {
+		.map(([model, candidates]) => {
 			const own: number[] = [];
-			for (const id of responses) {
-				const v = scores.get(id)?.[metric];
+			for (const candidate of candidates) {
+				const v = candidate?.[metric];
 				if (v !== undefined) own.push(v);
 			}
 			return { model, meanMetric: mean(own), strength: strengths[model] };
@@ -469,7 +473,7 @@ export async function studyAgreement(
 					}))
 					.sort((a, b) => b.strength - a.strength);
 	const strengths = Object.fromEntries(expert.map((e) => [e.label, e.strength]));
-	const scored = run ? scoredCandidates(rows, consensusRanks(ranks)) : null;
+	const scored = run ? scoredCandidates(rows, scores, consensusRanks(ranks)) : null;
 	return {
 		studyId,
 		options: { ...options, runId: run?.id ?? null },
@@ -485,7 +489,7 @@ export async function studyAgreement(
 		referenceCheck: referenceCheck(rows),
 		positionBias: positionBias(rows),
 		metrics: scored
-			? METRIC_KEYS.map((metric) => metricAgreement(metric, scored, scores, strengths, options))
+			? METRIC_KEYS.map((metric) => metricAgreement(metric, scored, strengths, options))
 					.filter((m) => m.pairwise.pairs > 0)
 					.sort((a, b) => (b.accuracy.stat.value ?? -1) - (a.accuracy.stat.value ?? -1))
 			: [],
