@@ -24,10 +24,6 @@ const MODELS = 7; // + the reference = 8 answers per question
 const PHYSICIANS = 3;
 const RESAMPLES = 1_000;
 const SEED = 'bench';
-/** Resamples timed first, to estimate the full run. */
-const PROBE_RESAMPLES = 10;
-/** The full bootstrap runs only when estimated to end within this (seconds); else it is estimated. */
-const MAX_RUN_S = 180;
 /** What a page may wait for: without the bootstrap, and with 1,000 resamples. */
 const TARGET_S = { plain: 2, bootstrap: 20 };
 
@@ -81,24 +77,12 @@ export async function runStatsBench(io: Io): Promise<void> {
 			io.stdout(`  stats: ${name}, extraction queries alone: ${s(base.seconds)}`);
 			const plain = (await timed(() => compute(0))).seconds;
 			line('no bootstrap', plain, TARGET_S.plain);
-			// A few resamples first: the full run is made only when it can end in reasonable time.
-			const probe = (await timed(() => compute(PROBE_RESAMPLES))).seconds;
-			const estimate = plain + ((probe - plain) / PROBE_RESAMPLES) * RESAMPLES;
-			let resamples = RESAMPLES;
-			if (estimate <= MAX_RUN_S) {
-				line(
-					`${RESAMPLES.toLocaleString('en')} resamples`,
-					(await timed(() => compute(RESAMPLES))).seconds,
-					TARGET_S.bootstrap
-				);
-			} else {
-				line(
-					`${RESAMPLES.toLocaleString('en')} resamples NOT RUN, estimated from ${PROBE_RESAMPLES} resamples (${s(probe)})`,
-					estimate,
-					TARGET_S.bootstrap
-				);
-				resamples = PROBE_RESAMPLES;
-			}
+			line(
+				`${RESAMPLES.toLocaleString('en')} resamples`,
+				(await timed(() => compute(RESAMPLES))).seconds,
+				TARGET_S.bootstrap
+			);
+			const resamples = RESAMPLES;
 			const first = await timed(() => cached(resamples));
 			const second = await timed(() => cached(resamples));
 			if (!first.value.fresh || second.value.fresh)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrap, percentileInterval, seededRandom } from './bootstrap';
+import { bootstrap, bootstrapRatio, percentileInterval, seededRandom } from './bootstrap';
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -96,5 +96,45 @@ describe('bootstrap', () => {
 		const wide = percentileInterval(Float64Array.from([0, 10]), 0.9, 2);
 		expect(wide.low).toBeCloseTo(0.5, 12);
 		expect(wide.high).toBeCloseTo(9.5, 12);
+	});
+});
+
+describe('bootstrapRatio', () => {
+	it('gives the interval of bootstrap() with the ratio of sums (same draws, same values)', () => {
+		const random = seededRandom('ratio');
+		// A mean over units where defined (null: undefined), and successes over trials.
+		const values = Array.from({ length: 60 }, () => (random() < 0.2 ? null : random()));
+		const fast = bootstrapRatio(
+			values.map((v) => v ?? 0),
+			values.map((v) => (v === null ? 0 : 1)),
+			{ resamples: 300, seed: 'm' }
+		);
+		const slow = bootstrap(
+			values,
+			(sample) => {
+				const d = sample.filter((v): v is number => v !== null);
+				return d.length ? mean(d) : null;
+			},
+			{ resamples: 300, seed: 'm' }
+		);
+		expect(fast).toEqual(slow);
+		const units = Array.from({ length: 30 }, () => {
+			const trials = Math.floor(random() * 4);
+			return { good: Math.floor(random() * (trials + 1)), trials };
+		});
+		const accuracy = bootstrapRatio(
+			units.map((u) => u.good),
+			units.map((u) => u.trials),
+			{ resamples: 200, seed: 'a' }
+		);
+		const generic = bootstrap(
+			units,
+			(sample) => {
+				const trials = sample.reduce((s, u) => s + u.trials, 0);
+				return trials ? sample.reduce((s, u) => s + u.good, 0) / trials : null;
+			},
+			{ resamples: 200, seed: 'a' }
+		);
+		expect(accuracy).toEqual(generic);
 	});
 });

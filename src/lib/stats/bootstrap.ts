@@ -81,3 +81,37 @@ export function bootstrap<U>(
 	}
 	return percentileInterval(values.subarray(0, valid), level, opts.resamples);
 }
+
+/**
+ * The percentile bootstrap of a ratio of sums over units, Σ numerator / Σ denominator (a mean over
+ * the units where a value is defined: numerator = value, denominator = 1, both 0 where undefined;
+ * an accuracy: successes over trials). Draws the units exactly as `bootstrap()` does and sums in
+ * draw order, so it gives the same interval as `bootstrap()` with that statistic, without building
+ * a sample. A resample whose denominator sums to 0 is skipped.
+ */
+export function bootstrapRatio(
+	numerators: ArrayLike<number>,
+	denominators: ArrayLike<number>,
+	opts: { resamples: number; seed: string; level?: number }
+): Interval {
+	const level = checkBootstrapOptions(opts);
+	const n = numerators.length;
+	if (n === 0) return { low: null, high: null, reason: 'no units to resample' };
+	const random = seededRandom(opts.seed);
+	const values = new Float64Array(opts.resamples);
+	let valid = 0;
+	for (let r = 0; r < opts.resamples; r++) {
+		let top = 0;
+		let bottom = 0;
+		for (let i = 0; i < n; i++) {
+			const j = Math.floor(random() * n);
+			top += numerators[j];
+			bottom += denominators[j];
+		}
+		if (bottom !== 0) {
+			const v = top / bottom;
+			if (Number.isFinite(v)) values[valid++] = v;
+		}
+	}
+	return percentileInterval(values.subarray(0, valid), level, opts.resamples);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from './bootstrap';
+import { bootstrap, seededRandom } from './bootstrap';
 import { expertLeaderboard, plackettLuce, tierRankings, type TierRanking } from './leaderboard';
 
 /** Draws a full ranking from Plackett–Luce: each place is chosen with probability ∝ strength. */
@@ -135,6 +135,27 @@ describe('tierRankings and expertLeaderboard', () => {
 			expect(row.interval).toMatchObject({ resamples: 200, valid: 200, level: 0.95 });
 		}
 		expect(expertLeaderboard(rankings, { resamples: 200, seed: 'b' })).toEqual(board);
+	});
+
+	it('gives the intervals of refitting plackettLuce on each resample of questions (same seed, same draws)', () => {
+		const rankings = simulated('refit', 40);
+		const board = expertLeaderboard(rankings, { resamples: 40, seed: 'r' });
+		const byQuestion = new Map<string, TierRanking[]>();
+		for (const r of rankings)
+			byQuestion.set(r.question, [...(byQuestion.get(r.question) ?? []), r]);
+		const questions = [...byQuestion.values()];
+		for (const row of board) {
+			const slow = bootstrap(
+				questions,
+				(sample) =>
+					plackettLuce(sample.flatMap((q, i) => q.map((r) => ({ ...r, question: `${i}` }))))
+						.strengths[row.label] ?? null,
+				{ resamples: 40, seed: 'r' }
+			);
+			if (row.interval.low === null || slow.low === null) throw new Error('no interval');
+			expect(Math.abs(row.interval.low - slow.low)).toBeLessThan(1e-5);
+			expect(Math.abs(row.interval.high - slow.high)).toBeLessThan(1e-5);
+		}
 	});
 
 	it('resamples whole questions: with one question every resample is the data itself', () => {

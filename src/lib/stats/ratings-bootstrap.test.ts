@@ -193,6 +193,75 @@ describe('ratingIntervals', () => {
 		}
 	});
 
+	it('resamples whole clusters as the generic bootstrap over clusters does (same seed, same draws)', () => {
+		const random = seededRandom('cluster-intervals');
+		for (let it = 0; it < 10; it++) {
+			const numeric = it % 2 === 1;
+			const r = randomRatings(random, numeric);
+			// Clusters of 1–4 consecutive units, like the candidates of a question.
+			const sizes = new Map<string, number>();
+			let cluster = 0;
+			let left = 0;
+			for (const x of r) {
+				if (sizes.has(x.unit)) continue;
+				if (left === 0) {
+					cluster++;
+					left = 1 + Math.floor(random() * 4);
+				}
+				sizes.set(x.unit, cluster);
+				left--;
+			}
+			const clusterOf = (unit: string) => `q${sizes.get(unit)}`;
+			const order = numeric ? (ratingOrder(r) ?? undefined) : ['c1', 'c2', 'c3', 'c4', 'c5'];
+			const fast = ratingIntervals(r, { order, resamples: 50, seed: `c${it}`, clusterOf });
+			const statistics = ratingStatistics(order ?? null);
+			const own = ratingsSummary(r, { order }).stats;
+			const byCluster = new Map<string, Rating[]>();
+			for (const x of r) {
+				const key = clusterOf(x.unit);
+				byCluster.set(key, [...(byCluster.get(key) ?? []), x]);
+			}
+			const clusters = [...byCluster.values()];
+			for (const key of RATING_KEYS) {
+				const f = fast[key];
+				if (own[key].value === null) {
+					expect(f.low, key).toBeNull();
+					continue;
+				}
+				// A cluster drawn twice brings its units twice, each copy a unit of its own.
+				const g = bootstrap(
+					clusters,
+					(sample) =>
+						statistics[key](
+							sample.flatMap((c, i) => c.map((x) => ({ ...x, unit: `${i}:${x.unit}` })))
+						).value,
+					{ resamples: 50, seed: `c${it}` }
+				);
+				if (g.low === null) {
+					expect(f.low, key).toBeNull();
+					continue;
+				}
+				if (f.low === null) throw new Error(`${key}: no fast interval`);
+				expect(f.valid, key).toBe(g.valid);
+				expect(Math.abs(f.low - g.low), key).toBeLessThan(1e-12);
+				expect(Math.abs(f.high - g.high), key).toBeLessThan(1e-12);
+			}
+		}
+	});
+
+	it('with every cluster drawn once, each statistic is the plain one', () => {
+		const random = seededRandom('cluster-once');
+		const r = randomRatings(random, true);
+		const c = compiled(r, ratingOrder(r));
+		const plain = slow(r, ratingOrder(r));
+		const weights = Array.from({ length: c.units }, () => 1);
+		const fast = c.evaluate(typeCounts(c, weights));
+		RATING_KEYS.forEach((key, i) => {
+			if (Number.isNaN(plain[i])) expect(fast[i], key).toBeNaN();
+			else expect(Math.abs(fast[i] - plain[i]), key).toBeLessThan(1e-12);
+		});
+	});
+
 	it('leaves statistics above the declared level without an interval, and takes a confidence', () => {
 		const intervals = ratingIntervals(KRIPPENDORFF_2011, {
 			level: 'ordinal',

@@ -401,6 +401,10 @@ export function compileRatings(r: Rating[], order: Value[] | null): CompiledRati
  * resample from per-unit sufficient statistics. A statistic undefined on the whole data (or above
  * the declared level) gets no interval; resamples where a statistic is undefined are skipped and
  * counted out of `valid`. `confidence` is the interval's level (0.95 by default).
+ * With `clusterOf`, whole CLUSTERS of units are resampled instead (e.g. the candidates of a
+ * question): clusters in order of their first unit, drawn as `bootstrap()` draws the cluster list,
+ * and each unit counted as often as its cluster was drawn — exact, as the statistics are sums over
+ * units, and the same intervals as the generic bootstrap over clusters with the same seed.
  */
 export function ratingIntervals(
 	r: Rating[],
@@ -410,9 +414,30 @@ export function ratingIntervals(
 		resamples: number;
 		seed: string;
 		confidence?: number;
+		clusterOf?: (unit: string) => string;
 	}
 ): Record<RatingKey, Interval> {
 	const confidence = checkBootstrapOptions({ resamples: opts.resamples, level: opts.confidence });
+	return ratingEstimates(r, { ...opts, confidence }).intervals!;
+}
+
+/**
+ * Every ratings statistic on the data (null where undefined; ratingsSummary says why) from one
+ * compilation, with the intervals of ratingIntervals when `resamples` ≥ 1 (else intervals is null).
+ */
+export function ratingEstimates(
+	r: Rating[],
+	opts: {
+		order?: (string | number)[];
+		level?: Level;
+		resamples: number;
+		seed: string;
+		confidence?: number;
+		clusterOf?: (unit: string) => string;
+	}
+): { values: Record<RatingKey, number | null>; intervals: Record<RatingKey, Interval> | null } {
+	const confidence = opts.confidence ?? 0.95;
+	const values = {} as Record<RatingKey, number | null>;
 	const compiled = compileRatings(r, opts.order ?? ratingOrder(r));
 	const result = {} as Record<RatingKey, Interval>;
 	const none: Interval = {
@@ -421,35 +446,84 @@ export function ratingIntervals(
 		reason: 'the statistic is undefined on the data'
 	};
 	if (typeof compiled === 'string') {
-		for (const key of RATING_KEYS) result[key] = none;
-		return result;
+		for (const key of RATING_KEYS) {
+			result[key] = none;
+			values[key] = null;
+		}
+		return { values, intervals: opts.resamples >= 1 ? result : null };
 	}
 	const { units: n, types, typeOfUnit, evaluate } = compiled;
 	const all = new Float64Array(types);
 	for (const t of typeOfUnit) all[t]++;
 	const own = evaluate(all);
+	for (const key of RATING_KEYS) {
+		const v = own[SLOT[key]];
+		values[key] = Number.isFinite(v) ? v : null;
+	}
+	if (opts.resamples < 1) return { values, intervals: null };
 	const keys = RATING_KEYS.filter(
 		(key) => fitsLevel(key, opts.level) && Number.isFinite(own[SLOT[key]])
 	);
-	const values = keys.map(() => new Float64Array(opts.resamples));
+	const draws = keys.map(() => new Float64Array(opts.resamples));
 	const valid = keys.map(() => 0);
 	if (keys.length) {
 		const random = seededRandom(opts.seed);
 		const counts = new Float64Array(types);
 		const out = new Float64Array(RATING_KEYS.length);
+		const draw = opts.clusterOf ? clusterDraw(r, typeOfUnit, opts.clusterOf) : null;
 		for (let s = 0; s < opts.resamples; s++) {
 			counts.fill(0);
-			for (let i = 0; i < n; i++) counts[typeOfUnit[Math.floor(random() * n)]]++;
+			if (draw) draw(random, counts);
+			else for (let i = 0; i < n; i++) counts[typeOfUnit[Math.floor(random() * n)]]++;
 			evaluate(counts, out);
 			for (let k = 0; k < keys.length; k++) {
 				const v = out[SLOT[keys[k]]];
-				if (Number.isFinite(v)) values[k][valid[k]++] = v;
+				if (Number.isFinite(v)) draws[k][valid[k]++] = v;
 			}
 		}
 	}
 	for (const key of RATING_KEYS) result[key] = none;
 	keys.forEach((key, k) => {
-		result[key] = percentileInterval(values[k].subarray(0, valid[k]), confidence, opts.resamples);
+		result[key] = percentileInterval(draws[k].subarray(0, valid[k]), confidence, opts.resamples);
 	});
-	return result;
+	return { values, intervals: result };
+}
+
+/**
+ * A draw of clusters with replacement, as type counts: clusters in order of their first unit (units
+ * in first-seen order, as compileRatings numbers them), each drawn cluster adding its units' types.
+ */
+function clusterDraw(
+	r: Rating[],
+	typeOfUnit: Int32Array,
+	clusterOf: (unit: string) => string
+): (random: () => number, counts: Float64Array) => void {
+	const unitIndex = new Map<string, number>();
+	const clusterIndex = new Map<string, number>();
+	const clusterOfUnit: number[] = [];
+	for (const { unit } of r) {
+		if (unitIndex.has(unit)) continue;
+		unitIndex.set(unit, unitIndex.size);
+		const key = clusterOf(unit);
+		let c = clusterIndex.get(key);
+		if (c === undefined) clusterIndex.set(key, (c = clusterIndex.size));
+		clusterOfUnit.push(c);
+	}
+	const C = clusterIndex.size;
+	// The types of each cluster's units, flat: cluster c's are typeList[start[c]] … [start[c+1]−1].
+	const start = new Int32Array(C + 1);
+	for (const c of clusterOfUnit) start[c + 1]++;
+	for (let c = 0; c < C; c++) start[c + 1] += start[c];
+	const fill = start.slice(0, C);
+	const typeList = new Int32Array(clusterOfUnit.length);
+	clusterOfUnit.forEach((c, u) => (typeList[fill[c]++] = typeOfUnit[u]));
+	const drawn = new Float64Array(C);
+	return (random, counts) => {
+		drawn.fill(0);
+		for (let i = 0; i < C; i++) drawn[Math.floor(random() * C)]++;
+		for (let c = 0; c < C; c++) {
+			const w = drawn[c];
+			if (w) for (let e = start[c]; e < start[c + 1]; e++) counts[typeList[e]] += w;
+		}
+	};
 }

@@ -1,9 +1,8 @@
 import type { Db } from '../../db/client';
 import { TAGS, type Tag } from '../../../constants';
-import { bootstrap } from '../../../stats/bootstrap';
+import { bootstrapRatio } from '../../../stats/bootstrap';
 import { kendallTauB, pearson, spearman } from '../../../stats/correlation';
 import { expertLeaderboard, plackettLuce, tierRankings } from '../../../stats/leaderboard';
-import { pairwiseAccuracy } from '../../../stats/pairwise';
 import { consensusRanks, meanDefined, questionAgreements } from '../../../stats/rankings';
 import { krippendorffAlpha } from '../../../stats/ratings';
 import { ratingIntervals } from '../../../stats/ratings-bootstrap';
@@ -12,6 +11,7 @@ import {
 	undefinedStat,
 	type Interval,
 	type RankRow,
+	type Rating,
 	type Stat
 } from '../../../stats/types';
 import {
@@ -97,9 +97,10 @@ function meanOverQuestions(
 	if (stat.value === null) return { stat, interval: noInterval(stat.reason) };
 	if (options.resamples <= 0)
 		return { stat, interval: noInterval('no bootstrap requested (0 resamples)') };
-	const interval = bootstrap(
-		perQuestion,
-		(sample) => mean(sample.filter((v): v is number => v !== null)),
+	// The mean over the drawn questions where defined: a ratio of sums, nothing rebuilt per draw.
+	const interval = bootstrapRatio(
+		perQuestion.map((v) => v ?? 0),
+		perQuestion.map((v) => (v === null ? 0 : 1)),
 		options
 	);
 	return { stat, interval };
@@ -128,12 +129,12 @@ const letter = (position: number) =>
 	position <= 26 ? String.fromCharCode(64 + position) : `#${position}`;
 
 function rankingAgreement(
-	rows: RankingJudgement[],
+	ranks: RankRow[],
 	byQuestion: Map<number, RankingJudgement[]>,
 	options: AgreementOptions
 ): StudyAgreement['ranking'] {
 	// The per-question parts once; their means are what rankingsSummary reports.
-	const perQuestion = questionAgreements(rankRows(rows));
+	const perQuestion = questionAgreements(ranks);
 	const wMeanStat = meanDefined(
 		perQuestion.map((q) => q.w),
 		'Kendall W'
@@ -219,9 +220,9 @@ function positionBias(rows: RankingJudgement[]): StudyAgreement['positionBias'] 
 const modelLabel = (r: RankingJudgement) => r.model ?? REFERENCE_LABEL;
 
 /** The rankings as Plackett–Luce input, candidates labelled by model (the reference included). */
-export function plackettLuceInput(rows: RankingJudgement[]) {
+export function plackettLuceInput(rows: RankingJudgement[], ranks: RankRow[] = rankRows(rows)) {
 	const labels = new Map(rows.map((r) => [String(r.candidate), modelLabel(r)]));
-	return tierRankings(rankRows(rows), (r) => labels.get(r.candidate)!);
+	return tierRankings(ranks, (r) => labels.get(r.candidate)!);
 }
 
 /** Per question: each scored model candidate's consensus rank and metric, for one metric. */
@@ -249,66 +250,121 @@ export function pairwiseRows(
 	return out;
 }
 
-function metricAgreement(
-	metric: MetricKey,
+/** A scored model candidate (first row of each): its scores and the physicians' consensus rank. */
+interface ScoredCandidate {
+	scores: Partial<Record<MetricKey, number>> | undefined;
+	expertRank: number;
+}
+
+/**
+ * What every metric shares, computed once: per question its model candidates with a consensus
+ * rank (in row order, as pairwiseRows lists them), and per model its candidates' responses.
+ */
+function scoredCandidates(
 	rows: RankingJudgement[],
 	scores: Map<number, Partial<Record<MetricKey, number>>>,
+	consensus: Map<string, Map<string, number>>
+) {
+	const seen = new Set<number>();
+	const byQuestion = new Map<number, ScoredCandidate[]>();
+	const byModel = new Map<string, (Partial<Record<MetricKey, number>> | undefined)[]>();
+	for (const r of rows) {
+		if (r.responseId === null || seen.has(r.candidate)) continue;
+		seen.add(r.candidate);
+		const own = scores.get(r.responseId);
+		if (r.model !== null) {
+			const list = byModel.get(r.model);
+			if (list) list.push(own);
+			else byModel.set(r.model, [own]);
+		}
+		const expertRank = consensus.get(String(r.question))?.get(String(r.candidate));
+		if (expertRank === undefined) continue;
+		const list = byQuestion.get(r.question);
+		const c = { scores: own, expertRank };
+		if (list) list.push(c);
+		else byQuestion.set(r.question, [c]);
+	}
+	return { questions: [...byQuestion.values()], byModel };
+}
+
+function metricAgreement(
+	metric: MetricKey,
+	scored: ReturnType<typeof scoredCandidates>,
 	strengths: Record<string, number>,
-	consensus: Map<string, Map<string, number>>,
 	options: AgreementOptions
 ): MetricAgreement {
-	const pairRows = pairwiseRows(rows, scores, metric, consensus);
-	const byQuestion = [...groupBy(pairRows, (r) => r.question).values()].filter(
-		(q) => q.length >= 2
-	);
-	// Metric high is good, rank low is good: tau against the negated rank reads "agrees" as positive.
-	const taus = byQuestion.map(
-		(q) =>
+	// Per question with ≥ 2 scored candidates: tau-b and the pair counts of pairwiseAccuracy (pairs
+	// whose consensus ranks differ: concordant when the metric prefers the better-ranked one).
+	const taus: (number | null)[] = [];
+	const good: number[] = [];
+	const trials: number[] = [];
+	let concordant = 0;
+	let discordant = 0;
+	let ties = 0;
+	const values: number[] = [];
+	const ranks: number[] = [];
+	for (const q of scored.questions) {
+		values.length = 0;
+		ranks.length = 0;
+		for (const c of q) {
+			const v = c.scores?.[metric];
+			if (v === undefined) continue;
+			values.push(v);
+			ranks.push(c.expertRank);
+		}
+		if (values.length < 2) continue;
+		// Metric high is good, rank low is good: tau against the negated rank reads "agrees" as positive.
+		taus.push(
 			kendallTauB(
-				q.map((r) => r.metric),
-				q.map((r) => -r.expertRank)
+				values,
+				ranks.map((r) => -r)
 			).value
-	);
+		);
+		let qc = 0;
+		let qd = 0;
+		let qt = 0;
+		for (let i = 0; i < values.length; i++) {
+			if (!Number.isFinite(values[i]) || !Number.isFinite(ranks[i])) continue;
+			for (let j = i + 1; j < values.length; j++) {
+				if (!Number.isFinite(values[j]) || !Number.isFinite(ranks[j])) continue;
+				const expert = ranks[j] - ranks[i];
+				if (expert === 0) continue;
+				const m = values[i] - values[j];
+				if (m === 0) qt++;
+				else if (m > 0 === expert > 0) qc++;
+				else qd++;
+			}
+		}
+		concordant += qc;
+		discordant += qd;
+		ties += qt;
+		good.push(qc + 0.5 * qt);
+		trials.push(qc + qd + qt);
+	}
 	const definedTaus = taus.filter((t): t is number => t !== null);
 	const tauStat =
 		definedTaus.length === 0
 			? undefinedStat('no question has two scored answers with a defined tau-b')
 			: defined(mean(definedTaus)!);
-	const all = pairwiseAccuracy(pairRows);
-	const perQuestion = byQuestion.map((q) => pairwiseAccuracy(q));
+	const pairs = concordant + discordant + ties;
+	const accuracyStat = pairs
+		? defined((concordant + 0.5 * ties) / pairs)
+		: undefinedStat('no pair of candidates of a question has different expert ranks');
 	const accuracy: Estimate =
-		all.accuracy.value === null
-			? { stat: all.accuracy, interval: noInterval(all.accuracy.reason) }
+		accuracyStat.value === null
+			? { stat: accuracyStat, interval: noInterval(accuracyStat.reason) }
 			: options.resamples <= 0
-				? { stat: all.accuracy, interval: noInterval('no bootstrap requested (0 resamples)') }
-				: {
-						stat: all.accuracy,
-						// Accuracy over a resample of questions: its pair counts summed, same formula.
-						interval: bootstrap(
-							perQuestion,
-							(sample) => {
-								const pairs = sample.reduce((s, q) => s + q.pairs, 0);
-								const good = sample.reduce((s, q) => s + q.concordant + 0.5 * q.metric_ties, 0);
-								return pairs === 0 ? null : good / pairs;
-							},
-							options
-						)
-					};
-	const byModel = groupBy(
-		rows.filter((r) => r.model !== null && r.responseId !== null),
-		(r) => r.model!
-	);
-	const models = [...byModel]
-		.map(([model, own]) => {
-			const seen = new Set<number>();
-			const values: number[] = [];
-			for (const r of own) {
-				if (seen.has(r.candidate)) continue;
-				seen.add(r.candidate);
-				const v = scores.get(r.responseId!)?.[metric];
-				if (v !== undefined) values.push(v);
+				? { stat: accuracyStat, interval: noInterval('no bootstrap requested (0 resamples)') }
+				: // Accuracy over a resample of questions: their pair counts summed, same formula.
+					{ stat: accuracyStat, interval: bootstrapRatio(good, trials, options) };
+	const models = [...scored.byModel]
+		.map(([model, candidates]) => {
+			const own: number[] = [];
+			for (const candidate of candidates) {
+				const v = candidate?.[metric];
+				if (v !== undefined) own.push(v);
 			}
-			return { model, meanMetric: mean(values), strength: strengths[model] };
+			return { model, meanMetric: mean(own), strength: strengths[model] };
 		})
 		.filter(
 			(m): m is { model: string; meanMetric: number; strength: number } =>
@@ -317,14 +373,9 @@ function metricAgreement(
 		.sort((a, b) => a.model.localeCompare(b.model));
 	return {
 		metric,
-		questions: byQuestion.length,
+		questions: taus.length,
 		tauMean: meanOverQuestions(tauStat, taus, options),
-		pairwise: {
-			pairs: all.pairs,
-			concordant: all.concordant,
-			discordant: all.discordant,
-			metric_ties: all.metric_ties
-		},
+		pairwise: { pairs, concordant, discordant, metric_ties: ties },
 		accuracy,
 		models,
 		pearson: pearson(
@@ -366,7 +417,11 @@ function automaticLeaderboard(
 				interval:
 					stat.value === null || options.resamples <= 0
 						? noInterval(stat.reason ?? 'no bootstrap requested (0 resamples)')
-						: bootstrap(values, mean, options)
+						: bootstrapRatio(
+								values,
+								values.map(() => 1),
+								options
+							)
 			};
 		})
 		.sort((a, b) => (b.mean.value ?? -Infinity) - (a.mean.value ?? -Infinity));
@@ -393,7 +448,9 @@ export async function studyAgreement(
 	const run = (options.runId == null ? runs[0] : runs.find((r) => r.id === options.runId)) ?? null;
 	const scores = run ? await candidateScores(db, studyId, run.id) : new Map();
 	const byQuestion = groupBy(rows, (r) => r.question);
-	const plInput = plackettLuceInput(rows);
+	// The rank rows and the physicians' consensus once, for every part and every metric.
+	const ranks = rankRows(rows);
+	const plInput = plackettLuceInput(rows, ranks);
 	const expert =
 		options.resamples > 0
 			? expertLeaderboard(plInput, options)
@@ -405,25 +462,23 @@ export async function studyAgreement(
 					}))
 					.sort((a, b) => b.strength - a.strength);
 	const strengths = Object.fromEntries(expert.map((e) => [e.label, e.strength]));
-	// The physicians' consensus is the same for every metric: computed once.
-	const consensus = consensusRanks(rankRows(rows));
+	const scored = run ? scoredCandidates(rows, scores, consensusRanks(ranks)) : null;
 	return {
 		studyId,
 		options: { ...options, runId: run?.id ?? null },
 		run,
 		inputs: {
-			rankings: new Set(rows.map((r) => `${r.question}:${r.rater}`)).size,
+			// One Plackett–Luce ranking per (question, physician).
+			rankings: plInput.length,
 			questions: byQuestion.size,
 			physicians: new Set(rows.map((r) => r.rater)).size,
 			entries: rows.length
 		},
-		ranking: rankingAgreement(rows, byQuestion, options),
+		ranking: rankingAgreement(ranks, byQuestion, options),
 		referenceCheck: referenceCheck(rows),
 		positionBias: positionBias(rows),
-		metrics: run
-			? METRIC_KEYS.map((metric) =>
-					metricAgreement(metric, rows, scores, strengths, consensus, options)
-				)
+		metrics: scored
+			? METRIC_KEYS.map((metric) => metricAgreement(metric, scored, strengths, options))
 					.filter((m) => m.pairwise.pairs > 0)
 					.sort((a, b) => (b.accuracy.stat.value ?? -1) - (a.accuracy.stat.value ?? -1))
 			: [],

@@ -1,15 +1,14 @@
 import type { Db } from '../../db/client';
 import { QA_TYPES, VERDICTS, type QaType, type Verdict } from '../../../constants';
-import { ratingIntervals } from '../../../stats/ratings-bootstrap';
 import {
 	cohenKappa,
 	icc,
 	krippendorffAlpha,
 	percentAgreement,
-	weightedKappa,
-	type RatingKey
+	weightedKappa
 } from '../../../stats/ratings';
-import type { Interval, Rating, Stat } from '../../../stats/types';
+import { ratingEstimates } from '../../../stats/ratings-bootstrap';
+import { defined, type Interval, type Rating, type Stat } from '../../../stats/types';
 import { reviewJudgements, verificationOutcomes, type ReviewJudgement } from './extract';
 
 /** Options every agreement computation takes: bootstrap resamples (0: no intervals) and seed. */
@@ -107,33 +106,31 @@ const RELEVANCE_FNS: Record<RelevanceStat, (r: Rating[]) => Stat> = {
 	icc2_1: (r) => icc(r, '2,1')
 };
 
-const NO_BOOTSTRAP: Interval = {
-	low: null,
-	high: null,
-	reason: 'no bootstrap requested (0 resamples)'
-};
-
-function estimates<K extends string>(
-	ratings: Rating[],
+// Every statistic of one field with its interval from one compilation of the ratings, the
+// intervals from one set of item draws (ratingEstimates resamples the units exactly as bootstrap()
+// resamples the pairs). The slow statistic runs only to say why a value is undefined.
+function estimates<K extends VerdictStat | RelevanceStat>(
+	pairs: ReviewPair[],
+	field: 'verdict' | 'relevance',
 	fns: Record<K, (r: Rating[]) => Stat>,
-	keys: readonly K[],
-	order: (string | number)[] | undefined,
 	options: AgreementOptions
 ): Record<K, Estimate> {
-	// All statistics' intervals from one pass over the resamples (per-unit sufficient statistics).
-	const intervals =
-		options.resamples > 0 && ratings.length > 0
-			? ratingIntervals(ratings, { order, resamples: options.resamples, seed: options.seed })
-			: null;
+	const ratings = ratingsOf(pairs, field);
+	const { values, intervals } = ratingEstimates(ratings, {
+		order: field === 'relevance' ? RELEVANCE_ORDER : undefined,
+		resamples: Math.max(0, options.resamples),
+		seed: options.seed
+	});
 	const out = {} as Record<K, Estimate>;
-	for (const key of keys) {
-		const stat = fns[key](ratings);
+	for (const key of Object.keys(fns) as K[]) {
+		const value = values[key];
+		const stat = value === null ? fns[key](ratings) : defined(value);
 		const interval: Interval =
-			stat.value === null
-				? { low: null, high: null, reason: stat.reason }
-				: intervals
-					? intervals[key as RatingKey]
-					: NO_BOOTSTRAP;
+			options.resamples <= 0
+				? { low: null, high: null, reason: 'no bootstrap requested (0 resamples)' }
+				: stat.value === null
+					? { low: null, high: null, reason: stat.reason }
+					: intervals![key];
 		out[key] = { stat, interval };
 	}
 	return out;
@@ -143,14 +140,8 @@ function estimates<K extends string>(
 export function pairAgreement(pairs: ReviewPair[], options: AgreementOptions): PairAgreement {
 	return {
 		items: pairs.length,
-		verdict: estimates(ratingsOf(pairs, 'verdict'), VERDICT_FNS, VERDICT_STATS, undefined, options),
-		relevance: estimates(
-			ratingsOf(pairs, 'relevance'),
-			RELEVANCE_FNS,
-			RELEVANCE_STATS,
-			RELEVANCE_ORDER,
-			options
-		)
+		verdict: estimates(pairs, 'verdict', VERDICT_FNS, options),
+		relevance: estimates(pairs, 'relevance', RELEVANCE_FNS, options)
 	};
 }
 
