@@ -161,7 +161,9 @@ function rankingAgreement(
 	}
 	// Tags: one unit per candidate, rated by each physician who ranked its question. The interval
 	// resamples candidates, alpha's own units (as `cliniq stats ratings --bootstrap` does).
-	const tagRatings = rows.map((r) => ({ unit: String(r.candidate), rater: r.rater, value: r.tag }));
+	const tagRatings: Rating[] = [...byQuestion.values()].flatMap((qRows) =>
+		qRows.map((r) => ({ unit: String(r.candidate), rater: r.rater, value: r.tag }))
+	);
 	const alpha = krippendorffAlpha(tagRatings, 'ordinal', TAG_ORDER);
 	const tagsAlpha: Estimate = {
 		stat: alpha,
