@@ -16,6 +16,8 @@ export interface DatabaseHandle {
 	kind: DatabaseKind;
 	/** Where the data lives, without credentials (safe to print). */
 	location: string;
+	/** PostgreSQL only: the connection URL, with credentials (never print it). */
+	url?: string;
 	close(): Promise<void>;
 }
 
@@ -58,11 +60,20 @@ export async function openDatabase(
 		const { drizzle } = await import('drizzle-orm/postgres-js');
 		const client = postgres(target, {
 			max: options.max ?? 10,
+			// Named prepared statements need a session of their own: off behind a PgBouncer in
+			// transaction mode older than 1.21 (DATABASE_PREPARE=0).
+			prepare: process.env.DATABASE_PREPARE !== '0',
 			onnotice: () => {},
 			connection: { application_name: 'cliniq-portal' }
 		});
 		const db = drizzle(client, { schema, casing: 'snake_case' }) as unknown as Db;
-		return { db, kind, location: redactUrl(target), close: () => client.end({ timeout: 5 }) };
+		return {
+			db,
+			kind,
+			location: redactUrl(target),
+			url: target,
+			close: () => client.end({ timeout: 5 })
+		};
 	}
 	const { PGlite } = await import('@electric-sql/pglite');
 	const { drizzle } = await import('drizzle-orm/pglite');
