@@ -18,6 +18,8 @@ interface ScoringJob {
 export interface ScoringWorkerSettings {
 	/** Seconds a running run may go without a heartbeat before another worker takes it over. */
 	leaseSeconds: number;
+	/** Seconds before the first retry of a failed job (doubling with each retry); default 5. */
+	retryDelaySeconds?: number;
 	/** Options for the embedder (tests point MiniLM elsewhere). */
 	embedder?: EmbedderOptions;
 }
@@ -43,7 +45,7 @@ export async function createScoringQueue(boss: JobQueue, settings: ScoringWorker
 		retryLimit: SCORING_RETRIES,
 		// A dead worker's run is handed back by the supervision below, so a retry need not wait
 		// for the lease; the backoff spaces out retries when the database is the problem.
-		retryDelay: 5,
+		retryDelay: settings.retryDelaySeconds ?? 5,
 		retryBackoff: true,
 		// A backstop only: the lease below notices a dead worker long before this.
 		expireInSeconds: 23 * 3600
