@@ -49,20 +49,26 @@ async function start(): Promise<DatabaseHandle> {
 }
 
 /**
- * Runs `work` holding the start-up advisory lock on PostgreSQL (a session lock on one reserved
- * connection, released when `work` ends or the connection drops). PGlite has one process.
+ * Runs `work` holding the start-up advisory lock on PostgreSQL. The lock is transaction-scoped,
+ * taken in a transaction kept open on a connection of its own while `work` runs on the app's
+ * pool: a PgBouncer in transaction mode keeps that one server connection for it, where a
+ * session lock could be left on a server connection another client then reuses. PGlite has one
+ * process.
  */
 async function underStartupLock(handle: DatabaseHandle, work: () => Promise<void>): Promise<void> {
 	if (handle.kind !== 'postgres') return work();
 	const { default: postgres } = await import('postgres');
-	const lockConnection = postgres(handle.url!, { max: 1, onnotice: () => {}, prepare: false });
+	const lockConnection = postgres(handle.url!, {
+		max: 1,
+		onnotice: () => {},
+		prepare: false,
+		connection: { application_name: 'cliniq-portal-startup' }
+	});
 	try {
-		await lockConnection`select pg_advisory_lock(${STARTUP_LOCK})`;
-		try {
+		await lockConnection.begin(async (tx) => {
+			await tx`select pg_advisory_xact_lock(${STARTUP_LOCK})`;
 			await work();
-		} finally {
-			await lockConnection`select pg_advisory_unlock(${STARTUP_LOCK})`;
-		}
+		});
 	} finally {
 		await lockConnection.end({ timeout: 5 });
 	}

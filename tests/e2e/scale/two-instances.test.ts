@@ -17,6 +17,12 @@ test.describe.configure({ mode: 'serial' });
 
 /** Short enough for a test to see a dead worker's run taken over within seconds. */
 const INSTANCE_ENV = { SCORING_LEASE_SECONDS: '2' };
+/**
+ * E2E_POOLER_URL: a PgBouncer in transaction mode in front of the same server (e.g.
+ * postgres://postgres@127.0.0.1:6432); the instances then connect through it, as compose.yaml
+ * runs them, with named prepared statements off.
+ */
+const POOLER_URL = process.env.E2E_POOLER_URL;
 
 let database: ScratchDatabase;
 let sql: postgres.Sql;
@@ -37,7 +43,15 @@ test.afterAll(async () => {
 });
 
 async function start(): Promise<PortalServer> {
-	const server = await startServer(database.url, INSTANCE_ENV);
+	let url = database.url;
+	let env: Record<string, string> = INSTANCE_ENV;
+	if (POOLER_URL) {
+		const through = new URL(POOLER_URL);
+		through.pathname = `/${database.name}`;
+		url = through.toString();
+		env = { ...env, DATABASE_PREPARE: '0' };
+	}
+	const server = await startServer(url, env);
 	servers.push(server);
 	return server;
 }
