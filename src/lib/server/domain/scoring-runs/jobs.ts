@@ -73,7 +73,7 @@ export async function startScoringWorker(
 	await createScoringQueue(boss, settings);
 	const stopping = new AbortController();
 	const lease: RunLease = { seconds: settings.leaseSeconds, signal: stopping.signal };
-	const workerId = await boss.work<ScoringJob>(
+	await boss.work<ScoringJob>(
 		SCORING_QUEUE,
 		{ batchSize: 1, pollingIntervalSeconds: Math.min(2, settings.leaseSeconds / 2) },
 		async ([job]) => {
@@ -95,7 +95,6 @@ export async function startScoringWorker(
 		stopping.abort();
 		await supervising;
 		await boss.offWork(SCORING_QUEUE);
-		void workerId;
 	};
 }
 
@@ -136,7 +135,8 @@ export async function superviseRuns(
 		const state = job?.state;
 		if (state === 'created' || state === 'retry') continue;
 		if (state === 'active') {
-			// Its worker took the job but never took the run: it died in between.
+			// Its worker took the job a lease ago but never took the run: it died in between.
+			if (Date.now() - new Date(job!.startedOn).getTime() < settings.leaseSeconds * 1000) continue;
 			await boss.fail(SCORING_QUEUE, run.jobId!, {
 				message: 'The worker stopped before starting.'
 			});
