@@ -113,6 +113,38 @@ export async function migrateDatabase(handle: DatabaseHandle, folder = migration
 	}
 }
 
+/** An arbitrary constant: the PostgreSQL advisory lock held while migrating and seeding. */
+const MIGRATION_LOCK = 4_120_117_301;
+
+/**
+ * Runs `work` (migrations, the demo seed) holding the migration advisory lock on PostgreSQL, so
+ * processes starting together take turns. The lock is transaction-scoped, taken in a transaction
+ * kept open on a connection of its own while `work` runs on the handle's pool: a PgBouncer in
+ * transaction mode keeps that one server connection for it, where a session lock could be left
+ * on a server connection another client then reuses. PGlite serves one process: no lock.
+ */
+export async function underMigrationLock(
+	handle: DatabaseHandle,
+	work: () => Promise<void>
+): Promise<void> {
+	if (handle.kind !== 'postgres' || !handle.url) return work();
+	const { default: postgres } = await import('postgres');
+	const lockConnection = postgres(handle.url, {
+		max: 1,
+		onnotice: () => {},
+		prepare: false,
+		connection: { application_name: 'cliniq-portal-migrate' }
+	});
+	try {
+		await lockConnection.begin(async (tx) => {
+			await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+			await work();
+		});
+	} finally {
+		await lockConnection.end({ timeout: 5 });
+	}
+}
+
 /** The migrations folder: MIGRATIONS_DIR, else ./drizzle of the working directory. */
 export function migrationsFolder(): string {
 	return resolve(process.env.MIGRATIONS_DIR || 'drizzle');
