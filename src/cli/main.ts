@@ -10,7 +10,12 @@ import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 
-import { migrateDatabase, openDatabase, type DatabaseHandle } from '$lib/server/db/client';
+import {
+	migrateDatabase,
+	openDatabase,
+	underMigrationLock,
+	type DatabaseHandle
+} from '$lib/server/db/client';
 import { ensureDemoData } from '$lib/server/demo/seed';
 import { countItemsByType } from '$lib/server/domain/items/items';
 import { importPassages } from '$lib/server/domain/imports/passage-import';
@@ -81,7 +86,7 @@ function progress(io: Io, label: string) {
 async function withDb<T>(fn: (h: DatabaseHandle) => Promise<T>): Promise<T> {
 	const handle = await openDatabase();
 	try {
-		await migrateDatabase(handle);
+		await underMigrationLock(handle, () => migrateDatabase(handle));
 		return await fn(handle);
 	} finally {
 		await handle.close();

@@ -1,14 +1,21 @@
 // The composition root: what happens once when the server starts, outside the data layer.
-import { migrateDatabase, openDatabase, type DatabaseHandle } from './db/client';
+import {
+	migrateDatabase,
+	openDatabase,
+	underMigrationLock,
+	type DatabaseHandle
+} from './db/client';
 import { getDatabaseHandle, setDatabase } from './db';
 import { ensureDemoData } from './demo/seed';
-import { recoverRuns } from './domain/scoring-runs/runs';
+import { startJobQueue } from './jobs/queue';
+import { setJobQueue } from './jobs';
+import { scoringSettingsFromEnv, startScoringWorker } from './domain/scoring-runs/jobs';
 
 let started: Promise<DatabaseHandle> | undefined;
 
 /**
- * Opens and migrates the database, marks scoring runs a previous process left unfinished as
- * failed, and seeds the demo on first start (SEED_DEMO; on by default for PGlite). Runs once.
+ * Opens and migrates the database, seeds the demo on first start (SEED_DEMO; on by default for
+ * PGlite), and starts the job queue with this instance's scoring worker. Runs once.
  */
 export function startApp(): Promise<DatabaseHandle> {
 	started ??= start();
@@ -16,15 +23,27 @@ export function startApp(): Promise<DatabaseHandle> {
 }
 
 async function start(): Promise<DatabaseHandle> {
+	const scoring = scoringSettingsFromEnv();
 	const opened = await openDatabase();
-	await migrateDatabase(opened);
-	// Scoring runs execute inside this process; any left unfinished by a previous one are dead.
-	const interrupted = await recoverRuns(opened.db);
-	if (interrupted) console.warn(`${interrupted} unfinished scoring run(s) marked failed.`);
-	const seedSetting = process.env.SEED_DEMO;
-	const seed = seedSetting === undefined ? opened.kind === 'pglite' : seedSetting === '1';
-	if (seed) await ensureDemoData(opened.db, { print: (line) => console.log(line) });
+	// Instances starting together take turns; the later ones find nothing left to do.
+	await underMigrationLock(opened, async () => {
+		await migrateDatabase(opened);
+		const seedSetting = process.env.SEED_DEMO;
+		const seed = seedSetting === undefined ? opened.kind === 'pglite' : seedSetting === '1';
+		if (seed) await ensureDemoData(opened.db, { print: (line) => console.log(line) });
+	});
+	// Runs left unfinished by a stopped instance are not failed here: another instance may be
+	// running them. The queue's supervision takes over those whose worker stopped heartbeating.
+	const boss = await startJobQueue(opened);
+	const stopWorker = await startScoringWorker(boss, opened.db, scoring);
+	setJobQueue(boss);
 	setDatabase(opened);
-	process.once('sveltekit:shutdown', () => void getDatabaseHandle().close());
+	process.once('sveltekit:shutdown', () => {
+		void (async () => {
+			await stopWorker();
+			await boss.stop({ graceful: true, timeout: 5_000, wait: true });
+			await getDatabaseHandle().close();
+		})().catch((e) => console.error('shutdown:', e));
+	});
 	return opened;
 }

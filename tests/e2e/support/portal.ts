@@ -75,6 +75,46 @@ export async function startPortal(
 			await handle.close();
 		}
 	}
+	const cleanUp = async () => {
+		await scratch?.drop();
+		if (folder) rmSync(folder, { recursive: true, force: true });
+	};
+	let server: PortalServer;
+	try {
+		server = await startServer(databaseUrl);
+	} catch (e) {
+		await cleanUp();
+		throw e;
+	}
+	return {
+		url: server.url,
+		kind: template.kind,
+		async stop() {
+			await server.stop();
+			await cleanUp();
+		}
+	};
+}
+
+/** One production server process (`node build`) on a database. */
+export interface PortalServer {
+	url: string;
+	/** The server's process id (a test may kill it outright). */
+	pid: number;
+	/** What the server printed so far. */
+	output(): string;
+	/** Stops the server (SIGTERM, then SIGKILL after 5 s); a no-op once it has exited. */
+	stop(): Promise<void>;
+}
+
+/**
+ * Starts the production build on `databaseUrl` on a free port and waits until it answers
+ * /healthz. Several servers may share one PostgreSQL database, as instances of a deployment do.
+ */
+export async function startServer(
+	databaseUrl: string,
+	env: Record<string, string> = {}
+): Promise<PortalServer> {
 	const port = await freePort();
 	const url = `http://127.0.0.1:${port}`;
 	let output = '';
@@ -89,7 +129,8 @@ export async function startPortal(
 			SEED_DEMO: '0',
 			// The test server runs over plain http.
 			COOKIE_SECURE: '0',
-			BODY_SIZE_LIMIT: '64M'
+			BODY_SIZE_LIMIT: '64M',
+			...env
 		}
 	});
 	// Keep the server's output for a failure report (and print its errors as they come).
@@ -98,28 +139,22 @@ export async function startPortal(
 		output += d.toString();
 		process.stderr.write(d);
 	});
-	const cleanUp = async () => {
-		await scratch?.drop();
-		if (folder) rmSync(folder, { recursive: true, force: true });
-	};
 	try {
 		await waitForHealth(url, child, () => output);
 	} catch (e) {
 		child.kill('SIGKILL');
-		await cleanUp();
 		throw e;
 	}
 	return {
 		url,
-		kind: template.kind,
+		pid: child.pid!,
+		output: () => output,
 		async stop() {
-			if (child.exitCode === null) {
-				const exited = new Promise((r) => child.once('exit', r));
-				child.kill('SIGTERM');
-				await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
-				if (child.exitCode === null) child.kill('SIGKILL');
-			}
-			await cleanUp();
+			if (child.exitCode !== null || child.signalCode !== null) return;
+			const exited = new Promise((r) => child.once('exit', r));
+			child.kill('SIGTERM');
+			await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+			if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 		}
 	};
 }

@@ -16,6 +16,8 @@ export interface DatabaseHandle {
 	kind: DatabaseKind;
 	/** Where the data lives, without credentials (safe to print). */
 	location: string;
+	/** PostgreSQL only: the connection URL, with credentials (never print it). */
+	url?: string;
 	close(): Promise<void>;
 }
 
@@ -58,11 +60,20 @@ export async function openDatabase(
 		const { drizzle } = await import('drizzle-orm/postgres-js');
 		const client = postgres(target, {
 			max: options.max ?? 10,
+			// Named prepared statements need a session of their own: off behind a PgBouncer in
+			// transaction mode older than 1.21 (DATABASE_PREPARE=0).
+			prepare: process.env.DATABASE_PREPARE !== '0',
 			onnotice: () => {},
 			connection: { application_name: 'cliniq-portal' }
 		});
 		const db = drizzle(client, { schema, casing: 'snake_case' }) as unknown as Db;
-		return { db, kind, location: redactUrl(target), close: () => client.end({ timeout: 5 }) };
+		return {
+			db,
+			kind,
+			location: redactUrl(target),
+			url: target,
+			close: () => client.end({ timeout: 5 })
+		};
 	}
 	const { PGlite } = await import('@electric-sql/pglite');
 	const { drizzle } = await import('drizzle-orm/pglite');
@@ -99,6 +110,38 @@ export async function migrateDatabase(handle: DatabaseHandle, folder = migration
 		const { migrate } = await import('drizzle-orm/pglite/migrator');
 		// eslint-disable-next-line @typescript-eslint/no-explicit-any
 		await migrate(handle.db as any, { migrationsFolder: folder });
+	}
+}
+
+/** An arbitrary constant: the PostgreSQL advisory lock held while migrating and seeding. */
+const MIGRATION_LOCK = 4_120_117_301;
+
+/**
+ * Runs `work` (migrations, the demo seed) holding the migration advisory lock on PostgreSQL, so
+ * processes starting together take turns. The lock is transaction-scoped, taken in a transaction
+ * kept open on a connection of its own while `work` runs on the handle's pool: a PgBouncer in
+ * transaction mode keeps that one server connection for it, where a session lock could be left
+ * on a server connection another client then reuses. PGlite serves one process: no lock.
+ */
+export async function underMigrationLock(
+	handle: DatabaseHandle,
+	work: () => Promise<void>
+): Promise<void> {
+	if (handle.kind !== 'postgres' || !handle.url) return work();
+	const { default: postgres } = await import('postgres');
+	const lockConnection = postgres(handle.url, {
+		max: 1,
+		onnotice: () => {},
+		prepare: false,
+		connection: { application_name: 'cliniq-portal-migrate' }
+	});
+	try {
+		await lockConnection.begin(async (tx) => {
+			await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+			await work();
+		});
+	} finally {
+		await lockConnection.end({ timeout: 5 });
 	}
 }
 

@@ -33,7 +33,16 @@ export const scoringRun = pgTable('scoring_run', {
 		.references(() => user.id),
 	createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 	startedAt: timestamp({ withTimezone: true }),
-	finishedAt: timestamp({ withTimezone: true })
+	finishedAt: timestamp({ withTimezone: true }),
+	/** How many times a worker has taken the run; a worker writes only under its own attempt. */
+	attempt: integer().notNull().default(0),
+	/**
+	 * The last sign of life of the run: its worker's heartbeat while running, the time it was
+	 * queued before. A running run silent for longer than the lease is taken over.
+	 */
+	heartbeatAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+	/** The job queue's id of the job that executes the run. */
+	jobId: text()
 });
 export type ScoringRun = typeof scoringRun.$inferSelect;
 

@@ -17,7 +17,7 @@ import {
 	executeRun,
 	headlineValue,
 	newRunSchema,
-	recoverRuns,
+	RunHandedBack,
 	type RunSummary
 } from './runs';
 import { createUser } from '../people/users';
@@ -195,25 +195,94 @@ describeEachDb('scoring runs', (h) => {
 		expect(await h.db.select().from(score)).toHaveLength(0);
 	});
 
-	it('runs a run once, and marks runs interrupted by a restart failed', async () => {
+	it('runs a run once: a repeated execution of a finished run stores nothing more', async () => {
 		const ids = await modelIds();
-		const a = await createRun(
+		const run = await createRun(
 			h.db,
 			{ modelIds: ids, mode: 'official', embedder: 'hash:8' },
 			userId
 		);
-		const b = await createRun(
+		expect(await executeRun(h.db, run.id)).toBe('done');
+		expect(await executeRun(h.db, run.id)).toBe('skipped');
+		expect(await h.db.select().from(score)).toHaveLength(28);
+	});
+
+	it('takes over a run whose worker stopped heartbeating, and leaves a live one alone', async () => {
+		const ids = await modelIds();
+		const run = await createRun(
 			h.db,
 			{ modelIds: ids, mode: 'official', embedder: 'hash:8' },
 			userId
 		);
-		expect(await executeRun(h.db, a.id)).toBe('done');
-		expect(await executeRun(h.db, a.id)).toBe('skipped');
-		expect(await recoverRuns(h.db)).toBe(1);
-		const [after] = await h.db.select().from(scoringRun).where(eq(scoringRun.id, b.id));
-		expect(after.state).toBe('failed');
-		expect(after.error).toMatch(/server stopped/);
-		expect(await executeRun(h.db, b.id)).toBe('skipped');
+		// A worker took the run (attempt 1) and is alive: its heartbeat is fresh.
+		await h.db
+			.update(scoringRun)
+			.set({ state: 'running', attempt: 1, heartbeatAt: new Date() })
+			.where(eq(scoringRun.id, run.id));
+		expect(await executeRun(h.db, run.id, {}, { seconds: 60 })).toBe('skipped');
+		// Its process died two minutes ago: the run is taken over and completed once.
+		await h.db
+			.update(scoringRun)
+			.set({ heartbeatAt: new Date(Date.now() - 120_000) })
+			.where(eq(scoringRun.id, run.id));
+		expect(await executeRun(h.db, run.id, {}, { seconds: 60 })).toBe('done');
+		const [after] = await h.db.select().from(scoringRun).where(eq(scoringRun.id, run.id));
+		expect(after).toMatchObject({ state: 'done', attempt: 2, progressDone: 28 });
+		expect(await h.db.select().from(score)).toHaveLength(28);
+	});
+
+	it('stores nothing for an attempt that lost the run to another worker', async () => {
+		const ids = await modelIds();
+		const run = await createRun(
+			h.db,
+			{ modelIds: ids, mode: 'official', embedder: 'hash:8' },
+			userId
+		);
+		// The first attempt stalls (a long pause) just before it stores its results, and another
+		// worker takes the run over meanwhile: the stalled attempt must not finish the run.
+		let reachedStore!: () => void;
+		const atStore = new Promise<void>((r) => (reachedStore = r));
+		let resume!: () => void;
+		const resumed = new Promise<void>((r) => (resume = r));
+		const stallingDb = new Proxy(h.db, {
+			get(target, property, receiver) {
+				if (property !== 'transaction') return Reflect.get(target, property, receiver);
+				return async (...args: Parameters<typeof target.transaction>) => {
+					reachedStore();
+					await resumed;
+					return target.transaction(...args);
+				};
+			}
+		});
+		const stalled = executeRun(stallingDb, run.id, {}, { seconds: 60 });
+		await atStore;
+		await h.db
+			.update(scoringRun)
+			.set({ attempt: 7, heartbeatAt: new Date() })
+			.where(eq(scoringRun.id, run.id));
+		resume();
+		expect(await stalled).toBe('superseded');
+		expect(await h.db.select().from(score)).toHaveLength(0);
+		const [after] = await h.db.select().from(scoringRun).where(eq(scoringRun.id, run.id));
+		expect(after).toMatchObject({ state: 'running', attempt: 7 });
+	});
+
+	it('hands a run back to the queue when its process stops', async () => {
+		const ids = await modelIds();
+		const run = await createRun(
+			h.db,
+			{ modelIds: ids, mode: 'official', embedder: 'hash:8' },
+			userId
+		);
+		const stopping = new AbortController();
+		stopping.abort();
+		await expect(
+			executeRun(h.db, run.id, {}, { seconds: 60, signal: stopping.signal })
+		).rejects.toThrow(RunHandedBack);
+		const [after] = await h.db.select().from(scoringRun).where(eq(scoringRun.id, run.id));
+		expect(after).toMatchObject({ state: 'queued', attempt: 1 });
+		expect(await h.db.select().from(score)).toHaveLength(0);
+		expect(await executeRun(h.db, run.id)).toBe('done');
 	});
 
 	it('validates the choice of models, mode and embedder', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
 	aggregateItems,
@@ -115,38 +115,148 @@ function typedRecord(record: unknown, type: TaskType): QaRecord {
 	return { ...(record as QaRecord), type };
 }
 
+/** How long a running run may stay silent before another worker takes it over. */
+export interface RunLease {
+	/** Seconds without a heartbeat after which the run is considered abandoned. */
+	seconds: number;
+	/** Set when this process stops: the run is handed back to the queue instead of finished. */
+	signal?: AbortSignal;
+}
+
+export const DEFAULT_LEASE: RunLease = { seconds: 60 };
+
+/** The worker's attempt no longer owns the run (it was taken over or handed back). */
+class LeaseLost extends Error {}
+
+/** A run handed back to the queue because this process is stopping; the queue retries it. */
+export class RunHandedBack extends Error {}
+
 /**
- * Scores a queued run: the chosen models' responses against their items' current versions, with
- * the IDF corpus and baseline built from every current item of the datasets involved (as the
- * official scorer builds them from the files it loads). Progress is written while it runs; scores,
- * summary and `done` are written in one transaction. Any error marks the run `failed` with its
- * message. Returns the final state.
+ * Takes a run for execution: a queued one, or a running one whose worker stopped heartbeating
+ * for longer than the lease (its process died). Returns the run under its new attempt, or null
+ * when it is finished or another worker is alive on it.
+ */
+async function claimRun(db: Db, runId: number, lease: RunLease): Promise<ScoringRun | null> {
+	const [run] = await db
+		.update(scoringRun)
+		.set({
+			state: 'running',
+			attempt: sql`${scoringRun.attempt} + 1`,
+			startedAt: sql`now()`,
+			heartbeatAt: sql`now()`,
+			progressDone: 0,
+			error: null
+		})
+		.where(
+			and(
+				eq(scoringRun.id, runId),
+				or(
+					eq(scoringRun.state, 'queued'),
+					and(eq(scoringRun.state, 'running'), staleSince(lease.seconds))
+				)
+			)
+		)
+		.returning();
+	return run ?? null;
+}
+
+/** The run's last sign of life is older than `seconds`. */
+export function staleSince(seconds: number) {
+	return lt(scoringRun.heartbeatAt, sql`now() - make_interval(secs => ${seconds})`);
+}
+
+/** This attempt still owns the run. */
+function owned(run: ScoringRun) {
+	return and(
+		eq(scoringRun.id, run.id),
+		eq(scoringRun.attempt, run.attempt),
+		eq(scoringRun.state, 'running')
+	);
+}
+
+/**
+ * Scores a run: the chosen models' responses against their items' current versions, with the
+ * IDF corpus and baseline built from every current item of the datasets involved (as the
+ * official scorer builds them from the files it loads). Safe to call again for the same run
+ * (a retried job): it takes the run only when it is queued or its worker stopped heartbeating,
+ * starts it over under a new attempt, and writes scores and `done` in one transaction that
+ * only the owning attempt can commit, so results are never stored twice.
+ *
+ * While it runs, the run's heartbeat and progress are written. A scorer error marks the run
+ * `failed` with its message. When `lease.signal` aborts, the run goes back to `queued` and
+ * `RunHandedBack` is thrown so the queue retries it elsewhere; other errors (the database went
+ * away) are thrown for the queue to retry.
  */
 export async function executeRun(
 	db: Db,
 	runId: number,
-	options: EmbedderOptions = {}
-): Promise<'done' | 'failed' | 'skipped'> {
-	const [run] = await db
-		.update(scoringRun)
-		.set({ state: 'running', startedAt: new Date(), progressDone: 0, error: null })
-		.where(and(eq(scoringRun.id, runId), eq(scoringRun.state, 'queued')))
-		.returning();
+	options: EmbedderOptions = {},
+	lease: RunLease = DEFAULT_LEASE
+): Promise<'done' | 'failed' | 'skipped' | 'superseded'> {
+	const run = await claimRun(db, runId, lease);
 	if (!run) return 'skipped';
+	let lost = false;
+	const beat = setInterval(
+		() => {
+			db.update(scoringRun)
+				.set({ heartbeatAt: sql`now()` })
+				.where(owned(run))
+				.returning({ id: scoringRun.id })
+				.then((rows) => (lost ||= rows.length === 0))
+				.catch(() => {
+					// A missed heartbeat is retried at the next tick; the lease allows several.
+				});
+		},
+		Math.max(100, (lease.seconds * 1000) / 4)
+	);
+	const check = () => {
+		if (lost) throw new LeaseLost();
+		if (lease.signal?.aborted)
+			throw new RunHandedBack('The server stopped; the run goes back to the queue.');
+	};
 	try {
-		await scoreAndStore(db, run, options);
+		await scoreAndStore(db, run, options, check);
 		return 'done';
 	} catch (e) {
-		const message = e instanceof Error ? e.message : String(e);
-		await db
+		if (e instanceof LeaseLost) return 'superseded';
+		if (e instanceof RunHandedBack) {
+			await db
+				.update(scoringRun)
+				.set({ state: 'queued', heartbeatAt: sql`now()` })
+				.where(owned(run));
+			throw e;
+		}
+		if (!(e instanceof ScorerError)) throw e;
+		const failed = await db
 			.update(scoringRun)
-			.set({ state: 'failed', error: message.slice(0, 4000), finishedAt: new Date() })
-			.where(eq(scoringRun.id, runId));
-		return 'failed';
+			.set({ state: 'failed', error: e.message.slice(0, 4000), finishedAt: new Date() })
+			.where(owned(run))
+			.returning({ id: scoringRun.id });
+		return failed.length ? 'failed' : 'superseded';
+	} finally {
+		clearInterval(beat);
 	}
 }
 
-async function scoreAndStore(db: Db, run: ScoringRun, options: EmbedderOptions): Promise<void> {
+/** A failure of the run itself (the input or the scorer), not of the machinery around it. */
+class ScorerError extends Error {}
+
+/** Runs `work`, turning what it throws into a ScorerError (a failure of the run, not retried). */
+async function asRunFailure<T>(work: () => Promise<T> | T): Promise<T> {
+	try {
+		return await work();
+	} catch (e) {
+		if (e instanceof LeaseLost || e instanceof RunHandedBack) throw e;
+		throw new ScorerError(e instanceof Error ? e.message : String(e));
+	}
+}
+
+async function scoreAndStore(
+	db: Db,
+	run: ScoringRun,
+	options: EmbedderOptions,
+	check: () => void
+): Promise<void> {
 	const rows = await db
 		.select({
 			responseId: response.id,
@@ -162,7 +272,7 @@ async function scoreAndStore(db: Db, run: ScoringRun, options: EmbedderOptions):
 		.innerJoin(qaItemVersion, eq(qaItemVersion.id, qaItem.currentVersionId))
 		.where(inArray(response.modelId, run.modelIds))
 		.orderBy(asc(response.modelId), asc(response.itemId));
-	if (rows.length === 0) throw new Error('The selected models have no responses any more.');
+	if (rows.length === 0) throw new ScorerError('The selected models have no responses any more.');
 	const corpus = await db
 		.select({ type: qaItemVersion.type, record: qaItemVersion.record })
 		.from(qaItem)
@@ -178,9 +288,9 @@ async function scoreAndStore(db: Db, run: ScoringRun, options: EmbedderOptions):
 			)
 		)
 		.orderBy(asc(qaItem.id));
-	await db.update(scoringRun).set({ progressTotal: rows.length }).where(eq(scoringRun.id, run.id));
+	await db.update(scoringRun).set({ progressTotal: rows.length }).where(owned(run));
 
-	const embedder = await createEmbedder(run.embedder, options);
+	const embedder = await asRunFailure(() => createEmbedder(run.embedder, options));
 	const cases: CaseInput[] = rows.map((r) => ({
 		id: String(r.responseId),
 		type: r.type,
@@ -188,22 +298,29 @@ async function scoreAndStore(db: Db, run: ScoringRun, options: EmbedderOptions):
 		response: r.raw
 	}));
 	let written = { done: 0, at: Date.now() };
-	const { meta, items } = await scoreCases(cases, {
-		qaRecords: corpus.map((c) => typedRecord(c.record, c.type)),
-		mode: run.mode,
-		embedder,
-		progressEvery: YIELD_EVERY,
-		onProgress: async ({ done, total }) => {
-			const now = Date.now();
-			if (done - written.done >= total * PROGRESS_SHARE || now - written.at >= PROGRESS_MS) {
-				written = { done, at: now };
-				await db.update(scoringRun).set({ progressDone: done }).where(eq(scoringRun.id, run.id));
+	const { meta, items } = await asRunFailure(() =>
+		scoreCases(cases, {
+			qaRecords: corpus.map((c) => typedRecord(c.record, c.type)),
+			mode: run.mode,
+			embedder,
+			progressEvery: YIELD_EVERY,
+			onProgress: async ({ done, total }) => {
+				check();
+				const now = Date.now();
+				if (done - written.done >= total * PROGRESS_SHARE || now - written.at >= PROGRESS_MS) {
+					written = { done, at: now };
+					await db
+						.update(scoringRun)
+						.set({ progressDone: done, heartbeatAt: sql`now()` })
+						.where(owned(run));
+				}
+				await nextTick();
 			}
-			await nextTick();
-		}
-	});
+		})
+	);
+	check();
 	if (meta.mode !== run.mode || meta.embedder !== run.embedder)
-		throw new Error(`The scorer ran as ${meta.mode}/${meta.embedder}, not as the run asked.`);
+		throw new ScorerError(`The scorer ran as ${meta.mode}/${meta.embedder}, not as the run asked.`);
 
 	const names = new Map(
 		(await db.select().from(model).where(inArray(model.id, run.modelIds))).map((m) => [
@@ -227,6 +344,23 @@ async function scoreAndStore(db: Db, run: ScoringRun, options: EmbedderOptions):
 		})
 	};
 	await db.transaction(async (tx) => {
+		// Only the attempt that owns the run may finish it; the update comes first so that a
+		// superseded attempt stores nothing.
+		const finished = await tx
+			.update(scoringRun)
+			.set({
+				state: 'done',
+				progressDone: rows.length,
+				idfCorpusSize: meta.idfCorpusSize,
+				baseline: meta.baseline,
+				scorerVersion: meta.scorerVersion,
+				summary,
+				heartbeatAt: sql`now()`,
+				finishedAt: new Date()
+			})
+			.where(owned(run))
+			.returning({ id: scoringRun.id });
+		if (finished.length === 0) throw new LeaseLost();
 		for (let start = 0; start < rows.length; start += INSERT_BATCH) {
 			await tx.insert(score).values(
 				rows.slice(start, start + INSERT_BATCH).map((r, k) => {
@@ -243,18 +377,6 @@ async function scoreAndStore(db: Db, run: ScoringRun, options: EmbedderOptions):
 				})
 			);
 		}
-		await tx
-			.update(scoringRun)
-			.set({
-				state: 'done',
-				progressDone: rows.length,
-				idfCorpusSize: meta.idfCorpusSize,
-				baseline: meta.baseline,
-				scorerVersion: meta.scorerVersion,
-				summary,
-				finishedAt: new Date()
-			})
-			.where(eq(scoringRun.id, run.id));
 	});
 }
 
@@ -270,30 +392,6 @@ export function headlineValue(item: ScoredItem): number {
 		default:
 			return s.semantic;
 	}
-}
-
-/**
- * Starts a run in the background of this process without waiting for it. Runs live in memory:
- * a restart interrupts them, and `recoverRuns` then marks them failed.
- */
-export function startRun(db: Db, runId: number): void {
-	void executeRun(db, runId).catch((e) =>
-		console.error(`scoring run ${runId} could not record its outcome:`, e)
-	);
-}
-
-/** At start-up: runs left queued or running by a previous process are marked failed. */
-export async function recoverRuns(db: Db): Promise<number> {
-	const stale = await db
-		.update(scoringRun)
-		.set({
-			state: 'failed',
-			error: 'The server stopped before this run finished; start a new run.',
-			finishedAt: new Date()
-		})
-		.where(inArray(scoringRun.state, ['queued', 'running']))
-		.returning({ id: scoringRun.id });
-	return stale.length;
 }
 
 /** Runs, newest first, with the creator's name. */

@@ -5,9 +5,10 @@ import {
 	createRun,
 	listModelsForScoring,
 	listRuns,
-	newRunSchema,
-	startRun
+	newRunSchema
 } from '$lib/server/domain/scoring-runs/runs';
+import { enqueueRun } from '$lib/server/domain/scoring-runs/jobs';
+import { getJobQueue } from '$lib/server/jobs';
 import { failWith } from '$lib/server/errors';
 import { field, readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
@@ -31,7 +32,7 @@ export const actions: Actions = {
 		try {
 			const db = getDb();
 			runId = (await createRun(db, input.data, user.id)).id;
-			startRun(db, runId);
+			await enqueueRun(getJobQueue(), db, runId);
 		} catch (e) {
 			return failWith(e, { values: input.values });
 		}

@@ -1,0 +1,38 @@
+import { describe, expect, inject, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+	migrateDatabase,
+	migrationsFolder,
+	openDatabase,
+	rowsOf,
+	underMigrationLock
+} from './client';
+import { createScratchDatabase } from './scratch';
+import { hasPostgres } from './testing';
+import { sql } from 'drizzle-orm';
+
+describe.skipIf(!hasPostgres())('migrations when instances start together (PostgreSQL)', () => {
+	it('applies each migration once while four processes migrate an empty database at once', async () => {
+		const server = inject('postgresTemplateUrl')!;
+		const empty = await createScratchDatabase(server, { prefix: 'cliniq_t' });
+		const handles = await Promise.all(
+			Array.from({ length: 4 }, () => openDatabase(empty.url, { max: 2 }))
+		);
+		try {
+			await Promise.all(handles.map((h) => underMigrationLock(h, () => migrateDatabase(h))));
+			const journal = JSON.parse(
+				readFileSync(join(migrationsFolder(), 'meta', '_journal.json'), 'utf8')
+			) as { entries: unknown[] };
+			const applied = rowsOf<{ n: number }>(
+				await handles[0].db.execute(
+					sql`select count(*)::int as n from drizzle.__drizzle_migrations`
+				)
+			);
+			expect(applied[0].n).toBe(journal.entries.length);
+		} finally {
+			for (const h of handles) await h.close();
+			await empty.drop();
+		}
+	});
+});
