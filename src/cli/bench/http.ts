@@ -1,0 +1,390 @@
+// The review screen over HTTP against the production server (`node build`), as signed-in
+// reviewers' browsers use it: an open loop at a fixed rate, a closed loop at saturation, and the
+// organiser's pages. The server's CPU time per action is read from /proc around each phase.
+import { performance } from 'node:perf_hooks';
+import { resolve } from 'node:path';
+import * as devalue from 'devalue';
+import type { Io } from '../io';
+import { BenchClient, startBenchServer, type BenchServer } from './server';
+
+const REVIEWERS = 50;
+
+/** The organiser pages timed (label, URL); 50,000 items make 1,000 pages of 50. */
+const ORGANISER_PAGES: [string, string][] = [
+	['items, first page', '/admin/items'],
+	['items, last page', '/admin/items?page=1000'],
+	['items, sorted by question', '/admin/items?sort=question'],
+	['items, text search', '/admin/items?q=question+12345'],
+	['overview', '/admin'],
+	['verification progress', '/admin/verification']
+];
+const PAGE_WARMUP = 2;
+const PAGE_SAMPLES = 20;
+
+export interface HttpBenchOptions {
+	/** Open-loop arrival rate, actions per second. */
+	rate: number;
+	/** Length of each timed phase, seconds. */
+	seconds: number;
+	/** Closed-loop clients (each a signed-in reviewer). */
+	clients: number;
+	/** Folder for the server's V8 CPU profile (`node --cpu-prof`), or none. */
+	cpuProfileDir?: string;
+}
+
+/** Reads `--rate`, `--seconds`, `--clients`, `--cpu-prof <dir>` (or BENCH_HTTP_* variables). */
+export function parseHttpBenchOptions(args: string[]): HttpBenchOptions {
+	const value = (flag: string, env: string) => {
+		const i = args.indexOf(flag);
+		return i >= 0 ? args[i + 1] : process.env[env];
+	};
+	const positive = (v: string | undefined, fallback: number) => {
+		const n = Number(v);
+		return v !== undefined && Number.isFinite(n) && n > 0 ? n : fallback;
+	};
+	const dir = value('--cpu-prof', 'BENCH_HTTP_CPU_PROF');
+	return {
+		rate: positive(value('--rate', 'BENCH_HTTP_RATE'), 100),
+		seconds: positive(value('--seconds', 'BENCH_HTTP_SECONDS'), 15),
+		clients: Math.min(REVIEWERS, positive(value('--clients', 'BENCH_HTTP_CLIENTS'), REVIEWERS)),
+		cpuProfileDir: dir ? resolve(dir) : undefined
+	};
+}
+
+function percentile(sorted: number[], p: number) {
+	if (!sorted.length) return NaN;
+	return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(1)} ms` : '–');
+
+/** The lease a page or action result hands the reviewer: the task, its form key, when shown. */
+interface Lease {
+	taskId: number;
+	key: string;
+	startedAt: number;
+}
+
+/**
+ * Finds the lease in a page's or action's data without depending on its exact shape: the first
+ * object with a numeric `taskId` and a string `leaseToken` (or `key`), and the first numeric
+ * `startedAt` (the time the item was shown).
+ */
+function findLease(data: unknown): Lease | null {
+	let lease: Omit<Lease, 'startedAt'> | null = null;
+	let startedAt: number | undefined;
+	const seen = new Set<object>();
+	const walk = (v: unknown) => {
+		if (!v || typeof v !== 'object' || seen.has(v)) return;
+		seen.add(v);
+		const o = v as Record<string, unknown>;
+		if (!Array.isArray(v)) {
+			const key = typeof o.leaseToken === 'string' ? o.leaseToken : o.key;
+			if (!lease && typeof o.taskId === 'number' && typeof key === 'string')
+				lease = { taskId: o.taskId, key };
+			if (startedAt === undefined && typeof o.startedAt === 'number') startedAt = o.startedAt;
+		}
+		for (const child of Object.values(o)) walk(child);
+	};
+	walk(data);
+	const found = lease as Omit<Lease, 'startedAt'> | null;
+	return found ? { ...found, startedAt: startedAt ?? Date.now() } : null;
+}
+
+type Outcome =
+	{ kind: 'lease'; lease: Lease } | { kind: 'done' } | { kind: 'error'; reason: string };
+
+/**
+ * The data of a page as the client router loads it after a redirect with `invalidateAll`
+ * (`<path>/__data.json?x-sveltekit-invalidated=…`, every node asked for).
+ */
+async function loadPageData(client: BenchClient, location: string, hops = 0): Promise<Outcome> {
+	const url = new URL(location, client.origin);
+	url.pathname = `${url.pathname.replace(/\/$/, '')}/__data.json`;
+	url.searchParams.set('x-sveltekit-invalidated', '11');
+	const res = await client.send('GET', url.pathname + url.search);
+	if (res.status !== 200) return { kind: 'error', reason: `GET ${res.status}` };
+	const head = JSON.parse(res.body.split('\n')[0]) as {
+		type: string;
+		location?: string;
+		nodes?: ({ type: string; data?: unknown[] } | null)[];
+	};
+	if (head.type === 'redirect' && head.location && hops < 3)
+		return loadPageData(client, head.location, hops + 1);
+	if (head.type !== 'data') return { kind: 'error', reason: `data ${head.type}` };
+	const nodes = (head.nodes ?? []).map((n) =>
+		n?.type === 'data' && n.data ? devalue.unflatten(n.data) : null
+	);
+	const lease = findLease(nodes);
+	if (lease) return { kind: 'lease', lease };
+	if (url.searchParams.get('done') === '1') return { kind: 'done' };
+	return { kind: 'error', reason: 'no lease on the page' };
+}
+
+/**
+ * Posts a form action as `use:enhance` does and reads its result; a redirect is followed as the
+ * client router follows it (one more request, counted as part of the same action).
+ */
+async function enhancedAction(
+	client: BenchClient,
+	action: string,
+	fields: Record<string, string>
+): Promise<Outcome> {
+	const res = await client.postForm(action, fields, {
+		accept: 'application/json',
+		'x-sveltekit-action': 'true'
+	});
+	if (res.status < 200 || res.status > 299) return { kind: 'error', reason: `POST ${res.status}` };
+	const result = JSON.parse(res.body) as {
+		type: 'success' | 'failure' | 'redirect' | 'error';
+		status?: number;
+		location?: string;
+		data?: string;
+	};
+	if (result.type === 'redirect' && result.location) return loadPageData(client, result.location);
+	if (result.type === 'success') {
+		const data = result.data ? devalue.parse(result.data) : null;
+		const lease = findLease(data);
+		return lease ? { kind: 'lease', lease } : { kind: 'done' };
+	}
+	return { kind: 'error', reason: `action ${result.type} ${result.status ?? ''}`.trim() };
+}
+
+/** A signed-in reviewer working through the queue. */
+class Reviewer {
+	lease: Lease | null = null;
+	finished = false;
+
+	constructor(readonly client: BenchClient) {}
+
+	/** "Review the next item" on the queue page. */
+	async start(): Promise<Outcome> {
+		const outcome = await enhancedAction(this.client, '/review?/start', {});
+		this.take(outcome);
+		return outcome;
+	}
+
+	/** One judgement: submit the review and arrive at the next item. */
+	async act(): Promise<Outcome> {
+		if (!this.lease) return this.start();
+		const { taskId, key, startedAt } = this.lease;
+		const outcome = await enhancedAction(this.client, `/review/task/${taskId}?/submit`, {
+			taskId: String(taskId),
+			key,
+			startedAt: String(startedAt),
+			verdict: 'correct',
+			relevance: String(1 + (taskId % 5)),
+			feedbackCategory: '',
+			feedback: '',
+			disputeCategory: '',
+			disputeReason: ''
+		});
+		this.take(outcome);
+		return outcome;
+	}
+
+	private take(outcome: Outcome) {
+		if (outcome.kind === 'lease') this.lease = outcome.lease;
+		else this.lease = null;
+		if (outcome.kind === 'done') this.finished = true;
+	}
+}
+
+interface PhaseResult {
+	actions: number;
+	errors: Map<string, number>;
+	latencies: number[];
+	elapsedS: number;
+	serverCpuMs: number;
+	clientCpuMs: number;
+	backlogLeft?: number;
+}
+
+class Recorder {
+	latencies: number[] = [];
+	errors = new Map<string, number>();
+	actions = 0;
+
+	record(outcome: Outcome, latency: number) {
+		this.actions++;
+		this.latencies.push(latency);
+		if (outcome.kind === 'error')
+			this.errors.set(outcome.reason, (this.errors.get(outcome.reason) ?? 0) + 1);
+	}
+}
+
+async function measure(
+	server: BenchServer,
+	run: (rec: Recorder) => Promise<number | void>
+): Promise<PhaseResult> {
+	const rec = new Recorder();
+	const cpu0 = server.cpuMs();
+	const client0 = process.cpuUsage();
+	const t0 = performance.now();
+	const backlogLeft = await run(rec);
+	const elapsedS = (performance.now() - t0) / 1000;
+	const client = process.cpuUsage(client0);
+	return {
+		actions: rec.actions,
+		errors: rec.errors,
+		latencies: rec.latencies.sort((a, b) => a - b),
+		elapsedS,
+		serverCpuMs: server.cpuMs() - cpu0,
+		clientCpuMs: (client.user + client.system) / 1000,
+		backlogLeft: backlogLeft ?? undefined
+	};
+}
+
+/** Every reviewer acts back to back until the time is up. */
+function closedLoop(reviewers: Reviewer[], seconds: number) {
+	return async (rec: Recorder) => {
+		const deadline = performance.now() + seconds * 1000;
+		await Promise.all(
+			reviewers.map(async (r) => {
+				while (!r.finished && performance.now() < deadline) {
+					const t = performance.now();
+					const outcome = await r
+						.act()
+						.catch((e: Error): Outcome => ({ kind: 'error', reason: e.message }));
+					rec.record(outcome, performance.now() - t);
+				}
+			})
+		);
+	};
+}
+
+/**
+ * Actions arrive at `rate` per second whatever the server's pace; an idle reviewer takes the
+ * oldest waiting one. Latency runs from the arrival, so queueing counts (no coordinated
+ * omission). Arrivals still waiting 10 s after the phase are abandoned and reported.
+ */
+function openLoop(reviewers: Reviewer[], rate: number, seconds: number) {
+	return (rec: Recorder) =>
+		new Promise<number>((done) => {
+			const interval = 1000 / rate;
+			const total = Math.round(rate * seconds);
+			const t0 = performance.now();
+			const idle = [...reviewers];
+			const waiting: number[] = [];
+			let arrived = 0;
+			let running = 0;
+			let abandon = false;
+			const dispatch = () => {
+				while (idle.length && waiting.length && !abandon) {
+					const reviewer = idle.shift()!;
+					const arrival = waiting.shift()!;
+					running++;
+					void reviewer.act().then(
+						(outcome) => finish(reviewer, outcome, arrival),
+						(e: Error) => finish(reviewer, { kind: 'error', reason: e.message }, arrival)
+					);
+				}
+				if (arrived === total && running === 0 && (waiting.length === 0 || abandon))
+					done(waiting.length);
+			};
+			const finish = (reviewer: Reviewer, outcome: Outcome, arrival: number) => {
+				running--;
+				rec.record(outcome, performance.now() - arrival);
+				if (!reviewer.finished) idle.push(reviewer);
+				dispatch();
+			};
+			const timer = setInterval(() => {
+				const due = Math.min(total, Math.floor((performance.now() - t0) / interval) + 1);
+				while (arrived < due) waiting.push(t0 + arrived++ * interval);
+				if (arrived === total) {
+					clearInterval(timer);
+					setTimeout(() => {
+						abandon = true;
+						dispatch();
+					}, 10_000).unref();
+				}
+				dispatch();
+			}, 2);
+		});
+}
+
+function report(io: Io, label: string, r: PhaseResult) {
+	const errors = [...r.errors].map(([k, n]) => `${n} × ${k}`).join(', ') || 'none';
+	io.stdout(
+		`  ${label}: ${r.actions.toLocaleString('en')} actions in ${r.elapsedS.toFixed(1)} s = ${(r.actions / r.elapsedS).toFixed(0)}/s; ` +
+			`p50 ${ms(percentile(r.latencies, 50))}, p95 ${ms(percentile(r.latencies, 95))}, p99 ${ms(percentile(r.latencies, 99))}`
+	);
+	io.stdout(
+		`    server CPU ${(r.serverCpuMs / Math.max(1, r.actions)).toFixed(2)} ms/action ` +
+			`(${((r.serverCpuMs / 1000 / r.elapsedS) * 100).toFixed(0)} % of a core); ` +
+			`bench client CPU ${(r.clientCpuMs / Math.max(1, r.actions)).toFixed(2)} ms/action; errors: ${errors}` +
+			(r.backlogLeft ? `; ${r.backlogLeft} arrivals abandoned after a 10 s drain` : '')
+	);
+}
+
+async function timePages(io: Io, client: BenchClient, server: BenchServer) {
+	io.stdout(
+		`  Organiser pages (full HTML, sequential, ${PAGE_SAMPLES} samples after ${PAGE_WARMUP} warm-up):`
+	);
+	for (const [label, path] of ORGANISER_PAGES) {
+		const times: number[] = [];
+		const statuses = new Set<number>();
+		const cpu0 = server.cpuMs();
+		for (let i = 0; i < PAGE_WARMUP + PAGE_SAMPLES; i++) {
+			const t = performance.now();
+			const res = await client.send('GET', path, { headers: { accept: 'text/html' } });
+			if (i >= PAGE_WARMUP) times.push(performance.now() - t);
+			statuses.add(res.status);
+		}
+		const cpu = (server.cpuMs() - cpu0) / (PAGE_WARMUP + PAGE_SAMPLES);
+		times.sort((a, b) => a - b);
+		const bad = [...statuses].filter((s) => s !== 200);
+		io.stdout(
+			`    ${label.padEnd(28)} ${path.padEnd(32)} p50 ${ms(percentile(times, 50)).padStart(9)}, p95 ${ms(percentile(times, 95)).padStart(9)}, server CPU ${cpu.toFixed(1)} ms` +
+				(bad.length ? `  (HTTP ${bad.join(', ')}!)` : '')
+		);
+	}
+}
+
+/**
+ * `cliniq bench http`: the production server on 50,000 items with 50 signed-in reviewers. One
+ * action is "submit a review and arrive at the next item", however many requests the client
+ * needs for it (today a POST answered by a redirect, then the next item's data).
+ */
+export async function runHttpBench(io: Io, options: HttpBenchOptions): Promise<void> {
+	io.stdout(
+		`HTTP: review actions against node build (50,000 items, ${REVIEWERS} reviewers signed in, PostgreSQL)`
+	);
+	const server = await startBenchServer(io, {
+		prefix: 'cliniq_bench_http',
+		reviewers: REVIEWERS,
+		nodeArgs: options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir] : []
+	});
+	if (!server) return;
+	const clients: BenchClient[] = [];
+	try {
+		const reviewers: Reviewer[] = [];
+		for (const account of server.reviewers) {
+			const client = await server.signIn(account);
+			clients.push(client);
+			reviewers.push(new Reviewer(client));
+		}
+		const organiser = await server.signIn(server.organiser);
+		clients.push(organiser);
+		io.stdout(`  ${reviewers.length} reviewers and 1 organiser signed in through /login`);
+
+		await measure(server, closedLoop(reviewers, Math.min(3, options.seconds)));
+		const open = await measure(server, openLoop(reviewers, options.rate, options.seconds));
+		report(io, `open loop ${options.rate}/s`, open);
+		const closed = await measure(
+			server,
+			closedLoop(reviewers.slice(0, options.clients), options.seconds)
+		);
+		report(io, `closed loop, ${options.clients} clients`, closed);
+		await timePages(io, organiser, server);
+		io.stdout(
+			'  Targets: ≤ 3 ms server CPU per action; p95 < 25 ms at 100/s open loop; ≥ 300 actions/s closed loop. ' +
+				'Client and server share this machine’s cores.'
+		);
+	} finally {
+		for (const c of clients) c.close();
+		await server.stop();
+		if (options.cpuProfileDir)
+			io.stdout(`  server CPU profile written to ${options.cpuProfileDir}`);
+	}
+}
