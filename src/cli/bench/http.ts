@@ -94,6 +94,22 @@ function findLease(data: unknown): Lease | null {
 type Outcome =
 	{ kind: 'lease'; lease: Lease } | { kind: 'done' } | { kind: 'error'; reason: string };
 
+/** A `__data.json` response: its nodes' data decoded (devalue) as the client router does. */
+function parseData(body: string) {
+	const head = JSON.parse(body.split('\n')[0]) as {
+		type: string;
+		location?: string;
+		nodes?: ({ type: string; data?: unknown[] } | null)[];
+	};
+	return {
+		type: head.type,
+		location: head.location,
+		nodes: (head.nodes ?? []).map((n) =>
+			n?.type === 'data' && n.data ? devalue.unflatten(n.data) : null
+		)
+	};
+}
+
 /**
  * The data of a page as the client router loads it after a redirect with `invalidateAll`
  * (`<path>/__data.json?x-sveltekit-invalidated=…`, every node asked for).
@@ -104,17 +120,11 @@ async function loadPageData(client: BenchClient, location: string, hops = 0): Pr
 	url.searchParams.set('x-sveltekit-invalidated', '11');
 	const res = await client.send('GET', url.pathname + url.search);
 	if (res.status !== 200) return { kind: 'error', reason: `GET ${res.status}` };
-	const head = JSON.parse(res.body.split('\n')[0]) as {
-		type: string;
-		location?: string;
-		nodes?: ({ type: string; data?: unknown[] } | null)[];
-	};
+	const head = parseData(res.body);
 	if (head.type === 'redirect' && head.location && hops < 3)
 		return loadPageData(client, head.location, hops + 1);
 	if (head.type !== 'data') return { kind: 'error', reason: `data ${head.type}` };
-	const nodes = (head.nodes ?? []).map((n) =>
-		n?.type === 'data' && n.data ? devalue.unflatten(n.data) : null
-	);
+	const nodes = head.nodes;
 	const lease = findLease(nodes);
 	if (lease) return { kind: 'lease', lease };
 	if (url.searchParams.get('done') === '1') return { kind: 'done' };
@@ -303,16 +313,41 @@ function openLoop(reviewers: Reviewer[], rate: number, seconds: number) {
 		});
 }
 
-function report(io: Io, label: string, r: PhaseResult) {
+/**
+ * The request pipeline without the judgement: every reviewer reloads the data of the item it
+ * holds (`__data.json`: hooks, session check, layout and page loads, serialisation).
+ */
+function pageDataLoop(reviewers: Reviewer[], seconds: number, bytes: number[]) {
+	return async (rec: Recorder) => {
+		const deadline = performance.now() + seconds * 1000;
+		await Promise.all(
+			reviewers.map(async (r) => {
+				while (r.lease && performance.now() < deadline) {
+					const t = performance.now();
+					const path = `/review/task/${r.lease.taskId}/__data.json?x-sveltekit-invalidated=11`;
+					const res = await r.client.send('GET', path);
+					bytes.push(Buffer.byteLength(res.body));
+					const outcome: Outcome =
+						res.status === 200 && findLease(parseData(res.body).nodes)
+							? { kind: 'done' }
+							: { kind: 'error', reason: `GET ${res.status}` };
+					rec.record(outcome, performance.now() - t);
+				}
+			})
+		);
+	};
+}
+
+function report(io: Io, label: string, r: PhaseResult, unit = 'action') {
 	const errors = [...r.errors].map(([k, n]) => `${n} × ${k}`).join(', ') || 'none';
 	io.stdout(
-		`  ${label}: ${r.actions.toLocaleString('en')} actions in ${r.elapsedS.toFixed(1)} s = ${(r.actions / r.elapsedS).toFixed(0)}/s; ` +
+		`  ${label}: ${r.actions.toLocaleString('en')} ${unit}s in ${r.elapsedS.toFixed(1)} s = ${(r.actions / r.elapsedS).toFixed(0)}/s; ` +
 			`p50 ${ms(percentile(r.latencies, 50))}, p95 ${ms(percentile(r.latencies, 95))}, p99 ${ms(percentile(r.latencies, 99))}`
 	);
 	io.stdout(
-		`    server CPU ${(r.serverCpuMs / Math.max(1, r.actions)).toFixed(2)} ms/action ` +
+		`    server CPU ${(r.serverCpuMs / Math.max(1, r.actions)).toFixed(2)} ms/${unit} ` +
 			`(${((r.serverCpuMs / 1000 / r.elapsedS) * 100).toFixed(0)} % of a core); ` +
-			`bench client CPU ${(r.clientCpuMs / Math.max(1, r.actions)).toFixed(2)} ms/action; errors: ${errors}` +
+			`bench client CPU ${(r.clientCpuMs / Math.max(1, r.actions)).toFixed(2)} ms/${unit}; errors: ${errors}` +
 			(r.backlogLeft ? `; ${r.backlogLeft} arrivals abandoned after a 10 s drain` : '')
 	);
 }
@@ -376,6 +411,20 @@ export async function runHttpBench(io: Io, options: HttpBenchOptions): Promise<v
 			closedLoop(reviewers.slice(0, options.clients), options.seconds)
 		);
 		report(io, `closed loop, ${options.clients} clients`, closed);
+		const bytes: number[] = [];
+		const pages = await measure(
+			server,
+			pageDataLoop(reviewers.slice(0, options.clients), Math.min(5, options.seconds), bytes)
+		);
+		report(
+			io,
+			`item page data alone (GET __data.json), ${options.clients} clients`,
+			pages,
+			'request'
+		);
+		io.stdout(
+			`    ${Math.round(bytes.reduce((a, b) => a + b, 0) / Math.max(1, bytes.length))} bytes per response`
+		);
 		await timePages(io, organiser, server);
 		io.stdout(
 			'  Targets: ≤ 3 ms server CPU per action; p95 < 25 ms at 100/s open loop; ≥ 300 actions/s closed loop. ' +
