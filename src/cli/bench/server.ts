@@ -14,7 +14,7 @@ import { user } from '$lib/server/db/schema';
 import type { ScratchDatabase } from '$lib/server/db/scratch';
 import { setSecondaryShare } from '$lib/server/domain/verification/settings';
 import { randomId } from '$lib/server/ids';
-import type { Role } from '../../constants';
+import type { Role } from '$lib/constants';
 import type { Io } from '../io';
 import { benchDatabase } from './database';
 import { seedBenchItems } from './review';
