@@ -30,6 +30,8 @@ export interface HttpBenchOptions {
 	clients: number;
 	/** Folder for the server's V8 CPU profile (`node --cpu-prof`), or none. */
 	cpuProfileDir?: string;
+	/** Another checkout with a build to compare with, phase by phase, at the same time. */
+	compareDir?: string;
 }
 
 /** Reads `--rate`, `--seconds`, `--clients`, `--cpu-prof <dir>` (or BENCH_HTTP_* variables). */
@@ -43,11 +45,13 @@ export function parseHttpBenchOptions(args: string[]): HttpBenchOptions {
 		return v !== undefined && Number.isFinite(n) && n > 0 ? n : fallback;
 	};
 	const dir = value('--cpu-prof', 'BENCH_HTTP_CPU_PROF');
+	const compare = value('--compare', 'BENCH_HTTP_COMPARE');
 	return {
 		rate: positive(value('--rate', 'BENCH_HTTP_RATE'), 100),
 		seconds: positive(value('--seconds', 'BENCH_HTTP_SECONDS'), 15),
 		clients: Math.min(REVIEWERS, positive(value('--clients', 'BENCH_HTTP_CLIENTS'), REVIEWERS)),
-		cpuProfileDir: dir ? resolve(dir) : undefined
+		cpuProfileDir: dir ? resolve(dir) : undefined,
+		compareDir: compare ? resolve(compare) : undefined
 	};
 }
 
@@ -376,6 +380,67 @@ async function timePages(io: Io, client: BenchClient, server: BenchServer) {
 	}
 }
 
+async function signInAll(server: BenchServer, clients: BenchClient[]) {
+	const reviewers: Reviewer[] = [];
+	for (const account of server.reviewers) {
+		const client = await server.signIn(account);
+		clients.push(client);
+		reviewers.push(new Reviewer(client));
+	}
+	return reviewers;
+}
+
+/**
+ * This build against another (`--compare <checkout>`): both servers run side by side on
+ * databases of their own, and the closed loop and the item data phase alternate between them in
+ * short rounds, so the machine's load falls on both alike. Prints CPU per action and the ratio.
+ */
+async function runComparison(io: Io, options: HttpBenchOptions, other: string) {
+	const clients: BenchClient[] = [];
+	const servers: BenchServer[] = [];
+	try {
+		for (const appDir of [undefined, other]) {
+			const server = await startBenchServer(io, {
+				prefix: 'cliniq_bench_http',
+				reviewers: REVIEWERS,
+				appDir
+			});
+			if (!server) return;
+			servers.push(server);
+		}
+		const reviewers = [];
+		for (const server of servers) reviewers.push(await signInAll(server, clients));
+		const rounds = 3;
+		const seconds = Math.max(2, Math.round(options.seconds / rounds));
+		const sums = servers.map(() => ({ actions: 0, cpu: 0, requests: 0, pageCpu: 0, time: 0 }));
+		for (let i = 0; i < servers.length; i++) await measure(servers[i], closedLoop(reviewers[i], 2));
+		for (let round = 0; round < rounds; round++) {
+			for (let i = 0; i < servers.length; i++) {
+				const closed = await measure(servers[i], closedLoop(reviewers[i], seconds));
+				const pages = await measure(servers[i], pageDataLoop(reviewers[i], seconds, []));
+				sums[i].actions += closed.actions;
+				sums[i].time += closed.elapsedS;
+				sums[i].cpu += closed.serverCpuMs;
+				sums[i].requests += pages.actions;
+				sums[i].pageCpu += pages.serverCpuMs;
+			}
+		}
+		const label = ['this build', other];
+		sums.forEach((s, i) =>
+			io.stdout(
+				`  ${label[i]}: ${(s.actions / s.time).toFixed(0)} actions/s, server CPU ${(s.cpu / s.actions).toFixed(2)} ms/action; item data ${(s.pageCpu / s.requests).toFixed(2)} ms/request`
+			)
+		);
+		const [a, b] = sums;
+		io.stdout(
+			`  ratio this/other: CPU per action ${(a.cpu / a.actions / (b.cpu / b.actions)).toFixed(2)}, per item data request ${(a.pageCpu / a.requests / (b.pageCpu / b.requests)).toFixed(2)}`
+		);
+	} finally {
+		for (const c of clients) c.close();
+		for (const s of servers) await s.stop();
+	}
+}
+
 /**
  * `cliniq bench http`: the production server on 50,000 items with 50 signed-in reviewers. One
  * action is "submit a review and arrive at the next item", however many requests the client
@@ -385,6 +450,7 @@ export async function runHttpBench(io: Io, options: HttpBenchOptions): Promise<v
 	io.stdout(
 		`HTTP: review actions against node build (50,000 items, ${REVIEWERS} reviewers signed in, PostgreSQL)`
 	);
+	if (options.compareDir) return runComparison(io, options, options.compareDir);
 	const server = await startBenchServer(io, {
 		prefix: 'cliniq_bench_http',
 		reviewers: REVIEWERS,
@@ -393,12 +459,7 @@ export async function runHttpBench(io: Io, options: HttpBenchOptions): Promise<v
 	if (!server) return;
 	const clients: BenchClient[] = [];
 	try {
-		const reviewers: Reviewer[] = [];
-		for (const account of server.reviewers) {
-			const client = await server.signIn(account);
-			clients.push(client);
-			reviewers.push(new Reviewer(client));
-		}
+		const reviewers = await signInAll(server, clients);
 		const organiser = await server.signIn(server.organiser);
 		clients.push(organiser);
 		io.stdout(`  ${reviewers.length} reviewers and 1 organiser signed in through /login`);

@@ -221,13 +221,17 @@ async function waitUntilUp(origin: string, child: ChildProcess, log: () => strin
 /**
  * Starts a production portal on a scratch database with `items` items (each with its primary
  * review task, 45 % sampled for a second review), `reviewers` reviewer accounts and one organiser.
- * `nodeArgs` go to the server's node (e.g. `--cpu-prof`). Null when PostgreSQL is unavailable.
+ * `nodeArgs` go to the server's node (e.g. `--cpu-prof`); `appDir` runs another checkout's build
+ * (this one's is rebuilt when stale). Null when PostgreSQL is unavailable.
  */
 export async function startBenchServer(
 	io: Io,
-	options: { prefix: string; reviewers: number; nodeArgs?: string[] }
+	options: { prefix: string; reviewers: number; nodeArgs?: string[]; appDir?: string }
 ): Promise<BenchServer | null> {
-	ensureBuild(io);
+	const appDir = options.appDir ?? ROOT;
+	if (appDir === ROOT) ensureBuild(io);
+	else if (!existsSync(join(appDir, 'build', 'handler.js')))
+		throw new Error(`${appDir} has no build (run vite build there)`);
 	const scratch: ScratchDatabase | null = await benchDatabase(io, options.prefix);
 	if (!scratch) return null;
 	let child: ChildProcess | undefined;
@@ -251,7 +255,7 @@ export async function startBenchServer(
 		const origin = `http://127.0.0.1:${port}`;
 		t = performance.now();
 		const server = spawn(process.execPath, [...(options.nodeArgs ?? []), 'build'], {
-			cwd: ROOT,
+			cwd: appDir,
 			env: {
 				...process.env,
 				DATABASE_URL: scratch.url,
