@@ -32,9 +32,17 @@ export interface HttpBenchOptions {
 	cpuProfileDir?: string;
 	/** Another checkout with a build to compare with, phase by phase, at the same time. */
 	compareDir?: string;
+	/** The phases to run (all by default): a profile of one phase alone is easier to read. */
+	phases: Phase[];
 }
 
-/** Reads `--rate`, `--seconds`, `--clients`, `--cpu-prof <dir>` (or BENCH_HTTP_* variables). */
+const PHASES = ['open', 'closed', 'data', 'pages'] as const;
+type Phase = (typeof PHASES)[number];
+
+/**
+ * Reads `--rate`, `--seconds`, `--clients`, `--cpu-prof <dir>`, `--compare <checkout>` and
+ * `--phases open,closed,data,pages` (or the BENCH_HTTP_* variables).
+ */
 export function parseHttpBenchOptions(args: string[]): HttpBenchOptions {
 	const value = (flag: string, env: string) => {
 		const i = args.indexOf(flag);
@@ -46,12 +54,16 @@ export function parseHttpBenchOptions(args: string[]): HttpBenchOptions {
 	};
 	const dir = value('--cpu-prof', 'BENCH_HTTP_CPU_PROF');
 	const compare = value('--compare', 'BENCH_HTTP_COMPARE');
+	const phases = (value('--phases', 'BENCH_HTTP_PHASES') ?? PHASES.join(','))
+		.split(',')
+		.filter((p): p is Phase => PHASES.includes(p as Phase));
 	return {
 		rate: positive(value('--rate', 'BENCH_HTTP_RATE'), 100),
 		seconds: positive(value('--seconds', 'BENCH_HTTP_SECONDS'), 15),
 		clients: Math.min(REVIEWERS, positive(value('--clients', 'BENCH_HTTP_CLIENTS'), REVIEWERS)),
 		cpuProfileDir: dir ? resolve(dir) : undefined,
-		compareDir: compare ? resolve(compare) : undefined
+		compareDir: compare ? resolve(compare) : undefined,
+		phases: phases.length ? phases : [...PHASES]
 	};
 }
 
@@ -464,29 +476,32 @@ export async function runHttpBench(io: Io, options: HttpBenchOptions): Promise<v
 		clients.push(organiser);
 		io.stdout(`  ${reviewers.length} reviewers and 1 organiser signed in through /login`);
 
+		const run = (phase: Phase) => options.phases.includes(phase);
 		await measure(server, closedLoop(reviewers, Math.min(3, options.seconds)));
-		const open = await measure(server, openLoop(reviewers, options.rate, options.seconds));
-		report(io, `open loop ${options.rate}/s`, open);
-		const closed = await measure(
-			server,
-			closedLoop(reviewers.slice(0, options.clients), options.seconds)
-		);
-		report(io, `closed loop, ${options.clients} clients`, closed);
-		const bytes: number[] = [];
-		const pages = await measure(
-			server,
-			pageDataLoop(reviewers.slice(0, options.clients), Math.min(5, options.seconds), bytes)
-		);
-		report(
-			io,
-			`item page data alone (GET __data.json), ${options.clients} clients`,
-			pages,
-			'request'
-		);
-		io.stdout(
-			`    ${Math.round(bytes.reduce((a, b) => a + b, 0) / Math.max(1, bytes.length))} bytes per response`
-		);
-		await timePages(io, organiser, server);
+		if (run('open')) {
+			const open = await measure(server, openLoop(reviewers, options.rate, options.seconds));
+			report(io, `open loop ${options.rate}/s`, open);
+		}
+		const active = reviewers.slice(0, options.clients);
+		if (run('closed')) {
+			const closed = await measure(server, closedLoop(active, options.seconds));
+			report(io, `closed loop, ${options.clients} clients`, closed);
+		}
+		if (run('data')) {
+			const bytes: number[] = [];
+			const seconds = Math.min(5, options.seconds);
+			const pages = await measure(server, pageDataLoop(active, seconds, bytes));
+			report(
+				io,
+				`item page data alone (GET __data.json), ${options.clients} clients`,
+				pages,
+				'request'
+			);
+			io.stdout(
+				`    ${Math.round(bytes.reduce((a, b) => a + b, 0) / Math.max(1, bytes.length))} bytes per response`
+			);
+		}
+		if (run('pages')) await timePages(io, organiser, server);
 		io.stdout(
 			'  Targets: ≤ 3 ms server CPU per action; p95 < 25 ms at 100/s open loop; ≥ 300 actions/s closed loop. ' +
 				'Client and server share this machine’s cores.'
