@@ -218,6 +218,7 @@ class Reviewer {
 
 interface PhaseResult {
 	actions: number;
+	emptied: number;
 	errors: Map<string, number>;
 	latencies: number[];
 	elapsedS: number;
@@ -230,12 +231,15 @@ class Recorder {
 	latencies: number[] = [];
 	errors = new Map<string, number>();
 	actions = 0;
+	/** Actions after which the reviewer had nothing left to review. */
+	emptied = 0;
 
 	record(outcome: Outcome, latency: number) {
 		this.actions++;
 		this.latencies.push(latency);
 		if (outcome.kind === 'error')
 			this.errors.set(outcome.reason, (this.errors.get(outcome.reason) ?? 0) + 1);
+		if (outcome.kind === 'done') this.emptied++;
 	}
 }
 
@@ -252,6 +256,7 @@ async function measure(
 	const client = process.cpuUsage(client0);
 	return {
 		actions: rec.actions,
+		emptied: rec.emptied,
 		errors: rec.errors,
 		latencies: rec.latencies.sort((a, b) => a - b),
 		elapsedS,
@@ -345,7 +350,7 @@ function pageDataLoop(reviewers: Reviewer[], seconds: number, bytes: number[]) {
 					bytes.push(Buffer.byteLength(res.body));
 					const outcome: Outcome =
 						res.status === 200 && findLease(parseData(res.body).nodes)
-							? { kind: 'done' }
+							? { kind: 'ok' }
 							: { kind: 'error', reason: `GET ${res.status}` };
 					rec.record(outcome, performance.now() - t);
 				}
@@ -364,7 +369,8 @@ function report(io: Io, label: string, r: PhaseResult, unit = 'action') {
 		`    server CPU ${(r.serverCpuMs / Math.max(1, r.actions)).toFixed(2)} ms/${unit} ` +
 			`(${((r.serverCpuMs / 1000 / r.elapsedS) * 100).toFixed(0)} % of a core); ` +
 			`bench client CPU ${(r.clientCpuMs / Math.max(1, r.actions)).toFixed(2)} ms/${unit}; errors: ${errors}` +
-			(r.backlogLeft ? `; ${r.backlogLeft} arrivals abandoned after a 10 s drain` : '')
+			(r.backlogLeft ? `; ${r.backlogLeft} arrivals abandoned after a 10 s drain` : '') +
+			(r.emptied ? `; ${r.emptied} reviewer(s) found no next item and stopped` : '')
 	);
 }
 
