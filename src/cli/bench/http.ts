@@ -108,7 +108,10 @@ function findLease(data: unknown): Lease | null {
 }
 
 type Outcome =
-	{ kind: 'lease'; lease: Lease } | { kind: 'done' } | { kind: 'error'; reason: string };
+	| { kind: 'lease'; lease: Lease }
+	| { kind: 'done' }
+	| { kind: 'ok' }
+	| { kind: 'error'; reason: string };
 
 /** A `__data.json` response: its nodes' data decoded (devalue) as the client router does. */
 function parseData(body: string) {
