@@ -1,10 +1,16 @@
 import type { Io } from '../io';
 
-const SUITES = ['import', 'scoring', 'review', 'ranking', 'stats'] as const;
+const SUITES = ['import', 'scoring', 'review', 'ranking', 'stats', 'http'] as const;
 
-/** Runs the benchmarks (all, or those named) and prints their figures. */
+/**
+ * Runs the benchmarks (all, or those named) and prints their figures. Options (`--name value`)
+ * follow the names; `http` reads `--rate`, `--seconds`, `--clients` and `--cpu-prof <dir>`.
+ */
 export async function runBenchmarks(args: string[], io: Io): Promise<number> {
-	const chosen = args.length ? args : [...SUITES];
+	const firstOption = args.findIndex((a) => a.startsWith('--'));
+	const names = firstOption < 0 ? args : args.slice(0, firstOption);
+	const options = firstOption < 0 ? [] : args.slice(firstOption);
+	const chosen = names.length ? names : [...SUITES];
 	const unknown = chosen.filter((a) => !SUITES.includes(a as never));
 	if (unknown.length) {
 		io.stderr(`Unknown benchmark ${unknown.join(', ')}; choose from ${SUITES.join(', ')}.`);
@@ -20,6 +26,10 @@ export async function runBenchmarks(args: string[], io: Io): Promise<number> {
 		if (suite === 'review') await (await import('./review')).runReviewBench(io);
 		if (suite === 'ranking') await (await import('./ranking')).runRankingBench(io);
 		if (suite === 'stats') await (await import('./stats')).runStatsBench(io);
+		if (suite === 'http') {
+			const { parseHttpBenchOptions, runHttpBench } = await import('./http');
+			await runHttpBench(io, parseHttpBenchOptions(options));
+		}
 	}
 	return 0;
 }

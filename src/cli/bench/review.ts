@@ -16,7 +16,7 @@ function percentile(sorted: number[], p: number) {
 }
 
 /** 50,000 items of all seven types in one dataset, written with set-based SQL (seconds, not minutes). */
-async function seedBenchItems(db: Db): Promise<number> {
+export async function seedBenchItems(db: Db): Promise<number> {
 	await db.execute(sql`insert into dataset (name) values ('bench')`);
 	await db.execute(sql`
 		insert into qa_item (dataset_id, item_key, type, paragraph_id, question)

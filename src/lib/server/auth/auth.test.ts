@@ -137,8 +137,15 @@ describeEachDb('accounts and sessions', (h) => {
 		const start = new Date('2026-01-01T00:00:00Z');
 		const { token } = await createSession(h.db, userId, start);
 		const at10Days = new Date(start.getTime() + 10 * DAY);
+		const at3Days = new Date(start.getTime() + 3 * DAY);
+		const firstWeek = await validateSessionToken(h.db, token, at3Days);
+		expect(firstWeek?.renewed).toBe(false);
+		expect(firstWeek?.session.expiresAt.getTime()).toBe(start.getTime() + SESSION_LIFETIME_MS);
 		const renewed = await validateSessionToken(h.db, token, at10Days);
+		expect(renewed?.renewed).toBe(true);
 		expect(renewed?.session.expiresAt.getTime()).toBe(at10Days.getTime() + SESSION_LIFETIME_MS);
+		const [stored] = await h.db.select().from(session);
+		expect(stored.expiresAt.getTime()).toBe(at10Days.getTime() + SESSION_LIFETIME_MS);
 		const past = new Date(at10Days.getTime() + SESSION_LIFETIME_MS + 1);
 		expect(await validateSessionToken(h.db, token, past)).toBeNull();
 		expect(await h.db.select().from(session)).toHaveLength(0);

@@ -1,5 +1,5 @@
 import { constantTimeEqual } from '@oslojs/crypto/subtle';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { session, user, type Session, type User } from '../db/schema';
 import { randomId, sha256Hex } from '../ids';
@@ -14,6 +14,8 @@ export type SessionUser = Pick<User, 'id' | 'email' | 'displayName' | 'pseudonym
 export interface ValidatedSession {
 	session: Session;
 	user: SessionUser;
+	/** Whether this validation slid the expiry forward (the cookie must then be written again). */
+	renewed: boolean;
 }
 
 /** Creates a session and returns it with its `<id>.<secret>` token (the secret is not stored). */
@@ -33,16 +35,8 @@ export async function createSession(db: Db, userId: string, now = new Date()) {
 	return { session: row, token: `${id}.${secret}` };
 }
 
-/** Validates a token: constant-time secret check, expiry, sliding renewal; null when invalid. */
-export async function validateSessionToken(
-	db: Db,
-	token: string,
-	now = new Date()
-): Promise<ValidatedSession | null> {
-	const parts = token.split('.');
-	if (parts.length !== 2 || !parts[0] || !parts[1]) return null;
-	const [id, secret] = parts;
-	const rows = await db
+function sessionLookup(db: Db) {
+	return db
 		.select({
 			session,
 			user: {
@@ -56,9 +50,30 @@ export async function validateSessionToken(
 		})
 		.from(session)
 		.innerJoin(user, eq(session.userId, user.id))
-		.where(eq(session.id, id))
-		.limit(1);
-	const row = rows[0];
+		.where(eq(session.id, sql.placeholder('id')))
+		.limit(1)
+		.prepare('session_with_user');
+}
+
+// Every request validates its session: the query is built once per database, not per request.
+const lookups = new WeakMap<Db, ReturnType<typeof sessionLookup>>();
+
+/**
+ * Validates a token in one statement (session and user together): constant-time secret check,
+ * expiry, sliding renewal. Only a renewal (at most once a week per session) or an expired or
+ * disabled session writes. Null when invalid.
+ */
+export async function validateSessionToken(
+	db: Db,
+	token: string,
+	now = new Date()
+): Promise<ValidatedSession | null> {
+	const parts = token.split('.');
+	if (parts.length !== 2 || !parts[0] || !parts[1]) return null;
+	const [id, secret] = parts;
+	let lookup = lookups.get(db);
+	if (!lookup) lookups.set(db, (lookup = sessionLookup(db)));
+	const [row] = await lookup.execute({ id });
 	if (!row) return null;
 	const expected = new TextEncoder().encode(row.session.secretHash);
 	const actual = new TextEncoder().encode(sha256Hex(secret));
@@ -67,13 +82,15 @@ export async function validateSessionToken(
 		await db.delete(session).where(eq(session.id, id));
 		return null;
 	}
+	let renewed = false;
 	if (row.session.expiresAt.getTime() - now.getTime() < SESSION_RENEW_BEFORE_MS) {
 		const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
 		await db.update(session).set({ expiresAt }).where(eq(session.id, id));
 		row.session.expiresAt = expiresAt;
+		renewed = true;
 	}
 	const { disabledAt: _disabled, ...sessionUser } = row.user;
-	return { session: row.session, user: sessionUser };
+	return { session: row.session, user: sessionUser, renewed };
 }
 
 /** Ends one session (sign-out). */

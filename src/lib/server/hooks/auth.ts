@@ -3,7 +3,10 @@ import { dev } from '$app/environment';
 import { SESSION_COOKIE, validateSessionToken } from '../auth/session';
 import { getDb } from '../db';
 
-/** Sets locals.user and locals.session (null when absent) from the session cookie. */
+/**
+ * Sets locals.user and locals.session (null when absent) from the session cookie: one database
+ * statement per request. The cookie is written again only when the session's expiry moved.
+ */
 export const authHandle: Handle = async ({ event, resolve }) => {
 	const token = event.cookies.get(SESSION_COOKIE);
 	event.locals.user = null;
@@ -13,7 +16,7 @@ export const authHandle: Handle = async ({ event, resolve }) => {
 		if (result) {
 			event.locals.user = result.user;
 			event.locals.session = result.session;
-			setSessionCookie(event.cookies, token, result.session.expiresAt);
+			if (result.renewed) setSessionCookie(event.cookies, token, result.session.expiresAt);
 		} else {
 			event.cookies.delete(SESSION_COOKIE, { path: '/' });
 		}

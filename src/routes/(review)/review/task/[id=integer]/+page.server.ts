@@ -6,13 +6,14 @@ import { claimNext, leasedItem, returnTask } from '$lib/server/domain/review/que
 import { reviewInputSchema, submitAndNext } from '$lib/server/domain/review/reviews';
 import { failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
+import { itemOnScreen } from './item-view';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, params, url }) => {
 	const user = requireRole(locals, 'reviewer', url);
 	const shown = await leasedItem(getDb(), user.id, Number(params.id));
 	// The time the item was shown; the submission's time on task is measured from it.
-	return { shown, startedAt: Date.now() };
+	return { shown: shown && itemOnScreen(shown), startedAt: Date.now() };
 };
 
 const returnSchema = z.object({
