@@ -5,7 +5,7 @@
 -- single place these columns are written. Withdrawn items stay withdrawn (no row returned).
 CREATE OR REPLACE FUNCTION item_resolve_outcome(p_item integer)
 RETURNS TABLE (status item_status, provenance provenance, final_verdict verdict, final_relevance smallint)
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql ROWS 1 AS $$
 #variable_conflict use_column
 DECLARE
 	it record;
@@ -110,7 +110,7 @@ END $$;
 CREATE OR REPLACE FUNCTION review_claim_next(p_user text, p_now timestamptz, p_token text)
 RETURNS TABLE (task_id integer, item_id integer, round review_round, lease_token text,
 	leased_at timestamptz, lease_expires_at timestamptz)
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql ROWS 1 AS $$
 #variable_conflict use_column
 DECLARE
 	v_id integer;
@@ -199,7 +199,7 @@ CREATE OR REPLACE FUNCTION review_submit(
 	p_dispute_category dispute_category, p_dispute_reason text,
 	p_time_on_task integer, p_now timestamptz
 ) RETURNS TABLE (outcome text, review jsonb)
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql ROWS 1 AS $$
 #variable_conflict use_column
 DECLARE
 	t review_task;
@@ -266,7 +266,7 @@ CREATE OR REPLACE FUNCTION review_submit_and_next(
 	p_time_on_task integer, p_now timestamptz, p_next_token text
 ) RETURNS TABLE (outcome text, review jsonb, task_id integer, item_id integer, round review_round,
 	lease_token text, leased_at timestamptz, lease_expires_at timestamptz)
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql ROWS 1 AS $$
 #variable_conflict use_column
 DECLARE
 	s record;
