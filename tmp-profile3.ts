@@ -17,7 +17,7 @@ try {
 	const users = await seedUsers(db, W);
 	await setSecondaryShare(db, users[0].id, { datasetId, share: 0.45, seed: 'bench' });
 	const raw = postgres(scratch.url, { max: W, onnotice: (m) => notices.push(m.message) , connection: {
-		session_preload_libraries: 'auto_explain', 'auto_explain.log_min_duration': '10', 'auto_explain.log_nested_statements': 'on', 'auto_explain.log_level': 'notice', 'auto_explain.log_analyze': 'on'
+		track_functions: 'pl'
 	} as any });
 	const deadline = performance.now() + 6000;
 	let n = 0;
@@ -30,6 +30,8 @@ try {
 		}
 	}));
 	console.log(n / ((performance.now() - t0) / 1000), '/s');
+	await new Promise((r) => setTimeout(r, 1500));
+	console.log(await raw`select funcname, calls, total_time / calls as total, self_time / calls as self from pg_stat_user_functions`);
 	const counts: Record<string, number[]> = {};
 	for (const m of notices) {
 		const d = Number(/duration: ([\d.]+)/.exec(m)?.[1]);

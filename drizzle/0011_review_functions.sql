@@ -246,8 +246,10 @@ BEGIN
 		ON CONFLICT (item_id, round) DO UPDATE SET excluded_user_id = p_user, state = 'pending'
 		WHERE review_task.state = 'cancelled';
 	END IF;
-	PERFORM review_record_notes(p_user, saved.id, p_feedback_category, p_feedback,
-		p_dispute_category, p_dispute_reason);
+	IF p_feedback IS NOT NULL OR p_dispute_reason IS NOT NULL THEN
+		PERFORM review_record_notes(p_user, saved.id, p_feedback_category, p_feedback,
+			p_dispute_category, p_dispute_reason);
+	END IF;
 	PERFORM item_resolve_outcome(t.item_id);
 	INSERT INTO audit_event (actor_id, action, object_type, object_id, after)
 	VALUES (p_user, 'review.submit', 'review', saved.id::text, jsonb_build_object('itemId',

@@ -153,13 +153,71 @@ function submitted(
 	);
 }
 
-// The review_submit / review_submit_and_next arguments of one submission, in their order.
-function submitArgs(userId: string, input: ReviewInput, now: Date) {
-	return sql`${userId}, ${input.taskId}, ${input.key}, ${input.verdict}::verdict, ${input.relevance},
-		${input.feedbackCategory ?? null}::feedback_category, ${input.feedback ?? null},
-		${input.disputeCategory ?? null}::dispute_category, ${input.disputeReason ?? null},
-		${timeOnTask(input.startedAt, now)}::int, ${now.toISOString()}::timestamptz`;
+// The review_submit / review_submit_and_next arguments of one submission, in their order, with
+// their types.
+const SUBMIT_ARGS = [
+	['user', 'text'],
+	['task', 'int'],
+	['key', 'text'],
+	['verdict', 'verdict'],
+	['relevance', 'int'],
+	['feedbackCategory', 'feedback_category'],
+	['feedback', 'text'],
+	['disputeCategory', 'dispute_category'],
+	['disputeReason', 'text'],
+	['timeOnTask', 'int'],
+	['now', 'timestamptz']
+] as const;
+
+/** The arguments as SQL: placeholders (a prepared statement) or the values of one submission. */
+function submitArgs(values?: ReturnType<typeof submitValues>) {
+	return sql.join(
+		SUBMIT_ARGS.map(
+			([name, type]) => sql`${values ? values[name] : sql.placeholder(name)}::${sql.raw(type)}`
+		),
+		sql`, `
+	);
 }
+
+function submitValues(userId: string, input: ReviewInput, now: Date) {
+	return {
+		user: userId,
+		task: input.taskId,
+		key: input.key,
+		verdict: input.verdict,
+		relevance: input.relevance,
+		feedbackCategory: input.feedbackCategory ?? null,
+		feedback: input.feedback ?? null,
+		disputeCategory: input.disputeCategory ?? null,
+		disputeReason: input.disputeReason ?? null,
+		timeOnTask: timeOnTask(input.startedAt, now),
+		now: now.toISOString()
+	};
+}
+
+// "Submit and next" with the next item's display columns joined on (see submitAndNext).
+function submitAndNextQuery(db: Db | Tx) {
+	return db
+		.select({
+			outcome: sql<SubmitOutcome>`n.outcome`,
+			review: sql<ReviewJson | null>`n.review`,
+			lease: {
+				task_id: sql<number | null>`n.task_id`,
+				item_id: sql<number | null>`n.item_id`,
+				round: sql<ReviewRound | null>`n.round`,
+				lease_token: sql<string | null>`n.lease_token`,
+				leased_at: sql<string | null>`n.leased_at`,
+				lease_expires_at: sql<string | null>`n.lease_expires_at`
+			},
+			...shownColumns
+		})
+		.from(sql`review_submit_and_next(${submitArgs()}, ${sql.placeholder('nextToken')}::text) n`)
+		.leftJoin(qaItem, sql`${qaItem.id} = n.item_id`)
+		.leftJoin(qaItemVersion, eq(qaItemVersion.id, qaItem.currentVersionId))
+		.leftJoin(passage, eq(passage.paragraphId, qaItem.paragraphId))
+		.prepare('review_submit_and_next');
+}
+const preparedSubmitAndNext = new WeakMap<Db | Tx, ReturnType<typeof submitAndNextQuery>>();
 
 /**
  * Records a review of a leased task in one statement (`review_submit`, migration
@@ -176,7 +234,9 @@ export async function submitReview(
 	now = new Date()
 ): Promise<{ review: Review; duplicate: boolean }> {
 	const [row] = rowsOf<{ outcome: SubmitOutcome; review: ReviewJson | null }>(
-		await db.execute(sql`select * from review_submit(${submitArgs(userId, input, now)})`)
+		await db.execute(
+			sql`select * from review_submit(${submitArgs(submitValues(userId, input, now))})`
+		)
 	);
 	return submitted(row.outcome, row.review, input.taskId);
 }
@@ -192,24 +252,12 @@ export async function submitAndNext(
 	input: ReviewInput,
 	now = new Date()
 ): Promise<{ review: Review; duplicate: boolean; next: Lease | null; shown: ShownItem | null }> {
-	const [row] = await db
-		.select({
-			outcome: sql<SubmitOutcome>`n.outcome`,
-			review: sql<ReviewJson | null>`n.review`,
-			lease: {
-				task_id: sql<number | null>`n.task_id`,
-				item_id: sql<number | null>`n.item_id`,
-				round: sql<ReviewRound | null>`n.round`,
-				lease_token: sql<string | null>`n.lease_token`,
-				leased_at: sql<string | null>`n.leased_at`,
-				lease_expires_at: sql<string | null>`n.lease_expires_at`
-			},
-			...shownColumns
-		})
-		.from(sql`review_submit_and_next(${submitArgs(userId, input, now)}, ${randomId()}) n`)
-		.leftJoin(qaItem, sql`${qaItem.id} = n.item_id`)
-		.leftJoin(qaItemVersion, eq(qaItemVersion.id, qaItem.currentVersionId))
-		.leftJoin(passage, eq(passage.paragraphId, qaItem.paragraphId));
+	let query = preparedSubmitAndNext.get(db);
+	if (!query) preparedSubmitAndNext.set(db, (query = submitAndNextQuery(db)));
+	const [row] = await query.execute({
+		...submitValues(userId, input, now),
+		nextToken: randomId()
+	});
 	const result = submitted(row.outcome, row.review, input.taskId);
 	const next = leaseOf(row.lease);
 	const shown =
