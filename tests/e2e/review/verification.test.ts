@@ -64,8 +64,22 @@ test('one verification cycle: seeded sample, keyboard review, blind secondary, a
 				await page.keyboard.press('5');
 				await expect(page.getByLabel(/Correct/)).toBeChecked();
 				await expect(page.getByLabel(/Essential/)).toBeChecked();
+				const key = await page.locator('input[name="key"]').first().inputValue();
+				// With JavaScript, one request submits the review and brings the next item.
+				const requests: string[] = [];
+				const count = (r: { method(): string; url(): string }) =>
+					requests.push(`${r.method()} ${new URL(r.url()).pathname}${new URL(r.url()).search}`);
+				page.on('request', count);
 				await page.keyboard.press('Enter');
 				reviewed.add(type);
+				await page.waitForURL((u) => u.href !== url);
+				await expect(page.locator('input[name="key"]').first()).not.toHaveValue(key);
+				page.off('request', count);
+				expect(requests).toEqual([`POST ${new URL(url).pathname}?/submit`]);
+				// The next item starts with a fresh form.
+				await expect(page.getByLabel(/Correct/)).not.toBeChecked();
+				await expect(page.getByLabel(/Essential/)).not.toBeChecked();
+				continue;
 			}
 			await page.waitForURL((u) => u.href !== url);
 		}
