@@ -145,7 +145,7 @@ export async function runReviewBench(io: {
 	try {
 		await migrateDatabase(handle);
 		const db = handle.db;
-		let t = performance.now();
+		const t = performance.now();
 		const datasetId = await seedBenchItems(db);
 		const users = await seedUsers(db, REVIEWERS);
 		// Default share: 45 % of the items get a secondary task after their primary review.
