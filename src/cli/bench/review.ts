@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
+import type postgres from 'postgres';
+import { randomId } from '$lib/server/ids';
 import { migrateDatabase, openDatabase, type Db } from '$lib/server/db/client';
 import { claimNext } from '$lib/server/domain/review/queue';
 import { submitAndNext } from '$lib/server/domain/review/reviews';
@@ -9,7 +12,6 @@ import { seedUsers } from '$lib/server/fixtures/review';
 
 const ITEMS = 50_000;
 const REVIEWERS = 50;
-const DURATION_MS = 20_000;
 
 function percentile(sorted: number[], p: number) {
 	return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -41,36 +43,160 @@ export async function seedBenchItems(db: Db): Promise<number> {
 	return id;
 }
 
+/** Seconds each phase runs (BENCH_SECONDS, default 10). */
+function phaseSeconds(): number {
+	const n = Number(process.env.BENCH_SECONDS);
+	return Number.isFinite(n) && n > 0 ? n : 10;
+}
+
+interface PhaseResult {
+	actions: number;
+	seconds: number;
+	times: number[];
+	statements: number;
+	cpuMs: number;
+	/** CPU time of the database's server processes, when the server runs on this machine. */
+	dbCpuMs: number | null;
+}
+
 /**
- * Server time of "submit review + next item" (the review screen's submit action without HTTP)
- * with 50,000 items and 50 concurrent reviewers on PostgreSQL: median and p95.
+ * CPU milliseconds the server processes of this database have used so far, read from /proc (a
+ * server on this machine, as on the bench machine), or null when they cannot be read.
+ */
+async function serverCpuMs(db: Db): Promise<number | null> {
+	const rows = (await db.execute(
+		sql`select pid from pg_stat_activity where datname = current_database()`
+	)) as unknown as { pid: number }[];
+	let ticks = 0;
+	try {
+		for (const { pid } of rows) {
+			const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+			ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+		}
+	} catch {
+		return null;
+	}
+	return ticks * 10; // USER_HZ is 100 on Linux
+}
+
+/** Runs `worker` once per reviewer until the deadline; times each action and counts statements. */
+async function phase(
+	db: Db,
+	counter: { n: number },
+	seconds: number,
+	workers: ((deadline: number, time: (ms: number) => void) => Promise<void>)[]
+): Promise<PhaseResult> {
+	const times: number[] = [];
+	const db0 = await serverCpuMs(db);
+	const statements0 = counter.n;
+	const cpu0 = process.cpuUsage();
+	const t0 = performance.now();
+	const deadline = t0 + seconds * 1000;
+	await Promise.all(workers.map((w) => w(deadline, (ms) => times.push(ms))));
+	const elapsed = (performance.now() - t0) / 1000;
+	const cpu = process.cpuUsage(cpu0);
+	const statements = counter.n - statements0;
+	const db1 = await serverCpuMs(db);
+	times.sort((a, b) => a - b);
+	return {
+		actions: times.length,
+		seconds: elapsed,
+		times,
+		statements,
+		cpuMs: (cpu.user + cpu.system) / 1000,
+		dbCpuMs: db0 !== null && db1 !== null ? db1 - db0 : null
+	};
+}
+
+function describe(label: string, r: PhaseResult) {
+	const rate = r.actions / r.seconds;
+	return (
+		`  ${label}: ${r.actions.toLocaleString('en')} in ${r.seconds.toFixed(1)} s = ${rate.toFixed(0)}/s; ` +
+		`p50 ${percentile(r.times, 50).toFixed(1)} ms, p95 ${percentile(r.times, 95).toFixed(1)} ms; ` +
+		`${(r.statements / r.actions).toFixed(2)} statements per action; ` +
+		`CPU per action: Node ${(r.cpuMs / r.actions).toFixed(2)} ms` +
+		(r.dbCpuMs === null ? '' : `, PostgreSQL ${(r.dbCpuMs / r.actions).toFixed(2)} ms`)
+	);
+}
+
+/**
+ * "Submit review + next item" (the review screen's submit action without HTTP) with 50,000 items
+ * and 50 concurrent reviewers on PostgreSQL, beside a raw-driver baseline of the same job through
+ * the same driver and pool (BEGIN; claim with FOR UPDATE SKIP LOCKED; insert the review; mark the
+ * task done; COMMIT): rates, p50/p95, their ratio and the statements (round trips) per action,
+ * counted at the driver.
  */
 export async function runReviewBench(io: {
 	stdout(s: string): void;
 	stderr(s: string): void;
 }): Promise<void> {
+	const seconds = phaseSeconds();
 	io.stdout(
-		`Review queue: submit review + next item (${ITEMS.toLocaleString('en')} items, ${REVIEWERS} concurrent reviewers, PostgreSQL)`
+		`Review queue: submit review + next item (${ITEMS.toLocaleString('en')} items, ${REVIEWERS} concurrent reviewers, 45 % secondary share, PostgreSQL, ${seconds} s per phase)`
 	);
 	const scratch = await benchDatabase(io, 'cliniq_bench_review');
 	if (!scratch) return;
-	const handle = await openDatabase(scratch.url, { max: REVIEWERS + 2 });
+	const counter = { n: 0 };
+	const handle = await openDatabase(scratch.url, {
+		max: REVIEWERS + 2,
+		onQuery: () => counter.n++
+	});
 	try {
 		await migrateDatabase(handle);
 		const db = handle.db;
-		let t = performance.now();
+		const t = performance.now();
 		const datasetId = await seedBenchItems(db);
 		const users = await seedUsers(db, REVIEWERS);
 		// Default share: 45 % of the items get a secondary task after their primary review.
 		await setSecondaryShare(db, users[0].id, { datasetId, share: 0.45, seed: 'bench' });
 		io.stdout(`  setup ${((performance.now() - t) / 1000).toFixed(1)} s`);
 
-		const times: number[] = [];
-		const deadline = performance.now() + DURATION_MS;
-		t = performance.now();
-		await Promise.all(
-			users.map(async (u) => {
-				let lease = await claimNext(db, u.id);
+		// The baseline: the minimum statements of the same job, through the same postgres.js pool.
+		const raw = (db as unknown as { $client: postgres.Sql }).$client;
+		const runBaseline = () =>
+			phase(
+				db,
+				counter,
+				seconds,
+				users.map((u) => async (deadline, time) => {
+					let more = true;
+					while (more && performance.now() < deadline) {
+						const s = performance.now();
+						more = await raw.begin(async (tx) => {
+							const [task] = await tx<{ id: number; item_id: number }[]>`
+							select id, item_id from review_task
+							where state = 'pending' and round = 'primary'
+							order by round, sort_key, id limit 1
+							for update skip locked`;
+							if (!task) return false;
+							await tx`
+							insert into review (task_id, item_id, item_version_id, round, reviewer_id,
+								verdict, relevance, idempotency_key)
+							values (${task.id}, ${task.item_id},
+								(select current_version_id from qa_item where id = ${task.item_id}),
+								'primary', ${u.id}, 'correct', ${1 + (task.id % 5)}, ${randomId()})`;
+							await tx`
+							update review_task set state = 'done', done_by = ${u.id}, done_at = now()
+							where id = ${task.id}`;
+							return true;
+						});
+						time(performance.now() - s);
+					}
+				})
+			);
+		// Before and after the portal, so neither gets the fresher queue or the quieter minute.
+		const before = await runBaseline();
+		io.stdout(describe('raw-driver baseline (before)', before));
+
+		// The portal: each reviewer claims an item, then submits and gets the next, as on the page.
+		const leases = await Promise.all(users.map((u) => claimNext(db, u.id)));
+		const portal = await phase(
+			db,
+			counter,
+			seconds,
+			users.map((u, i) => async (deadline, time) => {
+				let lease = leases[i];
 				while (lease && performance.now() < deadline) {
 					const s = performance.now();
 					const { next } = await submitAndNext(db, u.id, {
@@ -80,15 +206,35 @@ export async function runReviewBench(io: {
 						relevance: 1 + (lease.taskId % 5),
 						startedAt: Date.now() - 30_000
 					});
-					times.push(performance.now() - s);
+					time(performance.now() - s);
 					lease = next;
 				}
 			})
 		);
-		const elapsed = (performance.now() - t) / 1000;
-		times.sort((a, b) => a - b);
+		io.stdout(describe('portal submit + next', portal));
+		const claims = await phase(db, counter, Math.min(seconds, 3), [
+			async (deadline, time) => {
+				// Claim alone (the queue page's "start"): the reviewer's held lease comes back.
+				while (performance.now() < deadline) {
+					const s = performance.now();
+					await claimNext(db, users[0].id);
+					time(performance.now() - s);
+				}
+			}
+		]);
 		io.stdout(
-			`  ${times.length.toLocaleString('en')} submissions in ${elapsed.toFixed(1)} s (${Math.round(times.length / elapsed)}/s): median ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms`
+			`  portal claim next alone: ${(claims.statements / claims.actions).toFixed(2)} statements per call`
+		);
+
+		const after = await runBaseline();
+		io.stdout(describe('raw-driver baseline (after)', after));
+		const baselineRate = (before.actions + after.actions) / (before.seconds + after.seconds);
+		const baselineStatements =
+			(before.statements + after.statements) / (before.actions + after.actions);
+		const ratio = portal.actions / portal.seconds / baselineRate;
+		io.stdout(
+			`  portal / baseline: ${(100 * ratio).toFixed(0)} % of the baseline rate (${baselineRate.toFixed(0)}/s, both runs; target >= 50 %); ` +
+				`statements per action ${(portal.statements / portal.actions).toFixed(2)} vs ${baselineStatements.toFixed(2)}`
 		);
 	} catch (e) {
 		io.stderr(`review bench failed: ${(e as Error).message}`);

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, Page, Request } from '@playwright/test';
 import { E2E_ACCOUNTS, type E2eAccount } from '../support/accounts';
 import { expect, loginAs, test } from '../fixtures';
 
@@ -64,8 +64,26 @@ test('one verification cycle: seeded sample, keyboard review, blind secondary, a
 				await page.keyboard.press('5');
 				await expect(page.getByLabel(/Correct/)).toBeChecked();
 				await expect(page.getByLabel(/Essential/)).toBeChecked();
+				const key = await page.locator('input[name="key"]').first().inputValue();
+				// With JavaScript, one request submits the review and brings the next item (the
+				// browser's own favicon fetch aside: documents and fetches only).
+				const requests: string[] = [];
+				const count = (r: Request) => {
+					if (!['document', 'fetch', 'xhr'].includes(r.resourceType())) return;
+					const u = new URL(r.url());
+					requests.push(`${r.method()} ${u.pathname}${u.search}`);
+				};
+				page.on('request', count);
 				await page.keyboard.press('Enter');
 				reviewed.add(type);
+				await page.waitForURL((u) => u.href !== url);
+				await expect(page.locator('input[name="key"]').first()).not.toHaveValue(key);
+				page.off('request', count);
+				expect(requests).toEqual([`POST ${new URL(url).pathname}?/submit`]);
+				// The next item starts with a fresh form.
+				await expect(page.getByLabel(/Correct/)).not.toBeChecked();
+				await expect(page.getByLabel(/Essential/)).not.toBeChecked();
+				continue;
 			}
 			await page.waitForURL((u) => u.href !== url);
 		}
@@ -202,4 +220,24 @@ test('a dispute is raised from the review screen and rejected by an organiser', 
 	await expect(page.getByRole('button', { name: 'Reject' })).toHaveCount(0);
 	await page.goto('/admin/items?held=yes');
 	await expect(page.locator('main tbody tr', { hasText: question })).toHaveCount(0);
+});
+
+test('without JavaScript, a submission redirects to the next item', async ({ browser }) => {
+	const page = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+	await loginAs(page, 'reviewer3');
+	await page.goto('/review');
+	const current = page.getByRole('link', { name: 'Continue your current item' });
+	if (await current.count()) await current.click();
+	else await page.getByRole('button', { name: 'Start reviewing' }).click();
+	await expect(page).toHaveURL(/\/review\/task\/\d+/);
+	const url = page.url();
+	const key = await page.locator('input[name="key"]').first().inputValue();
+	await page.getByLabel(/Correct/).check();
+	await page.getByLabel(/Essential/).check();
+	const answer = page.waitForResponse((r) => r.request().method() === 'POST');
+	await page.getByRole('button', { name: /Submit and next/ }).click();
+	expect((await answer).status()).toBe(303);
+	await page.waitForURL((u) => u.href !== url && /\/review\/task\/\d+/.test(u.pathname));
+	await expect(page.locator('input[name="key"]').first()).not.toHaveValue(key);
+	await expect(page.getByLabel(/Correct/)).not.toBeChecked();
 });

@@ -52,7 +52,11 @@ export function redactUrl(url: string): string {
 /** Opens the database named by `url` (default: DATABASE_URL, else the embedded folder). */
 export async function openDatabase(
 	url = process.env.DATABASE_URL || DEFAULT_DATABASE_URL,
-	options: { max?: number } = {}
+	options: {
+		max?: number;
+		/** Called with each statement sent to a PostgreSQL server (benches count round trips). */
+		onQuery?: (statement: string) => void;
+	} = {}
 ): Promise<DatabaseHandle> {
 	const { kind, target } = parseDatabaseUrl(url);
 	if (kind === 'postgres') {
@@ -64,6 +68,9 @@ export async function openDatabase(
 			// transaction mode older than 1.21 (DATABASE_PREPARE=0).
 			prepare: process.env.DATABASE_PREPARE !== '0',
 			onnotice: () => {},
+			...(options.onQuery
+				? { debug: (_connection: number, statement: string) => options.onQuery!(statement) }
+				: {}),
 			connection: { application_name: 'cliniq-portal' }
 		});
 		const db = drizzle(client, { schema, casing: 'snake_case' }) as unknown as Db;

@@ -93,7 +93,7 @@ export const qaItem = pgTable(
 		question: text().notNull(),
 		currentVersionId: integer().references((): AnyPgColumn => qaItemVersion.id),
 		currentVersion: integer().notNull().default(1),
-		/** Workflow state; the verdict is in finalVerdict (written only by resolveItemOutcome). */
+		/** Workflow state; the verdict is in finalVerdict (written only by item_resolve_outcome). */
 		status: itemStatus().notNull().default('awaiting_primary'),
 		inSecondarySample: boolean().notNull().default(false),
 		provenance: provenance(),

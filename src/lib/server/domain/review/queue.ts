@@ -7,9 +7,11 @@ import {
 	passage,
 	qaItem,
 	qaItemVersion,
-	review,
 	reviewTask,
-	taskSkip
+	taskSkip,
+	type Passage,
+	type QaItem,
+	type QaItemVersion
 } from '../../db/schema';
 import type { ReviewRound } from '../../../constants';
 import { randomId } from '../../ids';
@@ -86,112 +88,50 @@ export async function currentLease(db: Db | Tx, userId: string, now = new Date()
 	return (lease as Lease | undefined) ?? null;
 }
 
-// The next claimable task id of one kind, locked; SKIP LOCKED lets concurrent claimers pass by.
-// Secondary tasks come first so items started are finished; a reviewer's own skips and the
-// secondary round of items they reviewed themselves are never offered to them. Fresh work goes
-// in queue order (sort key, then id: the claimable index). `sampledIn` narrows the choice to items
-// in the secondary sample of the datasets listed and outside it in the other datasets.
-function candidate(
-	tx: Tx,
-	userId: string,
-	round: ReviewRound,
-	expired: boolean,
-	now: Date,
-	sampledIn?: number[]
-) {
-	const state = expired
-		? sql`t.state = 'leased' and t.lease_expires_at <= ${now.toISOString()}::timestamptz`
-		: sql`t.state = 'pending'`;
-	const order = expired ? sql`t.lease_expires_at` : sql`t.sort_key, t.id`;
-	const stratum = sampledIn
-		? sql`and exists (select 1 from ${qaItem} i where i.id = t.item_id
-				and i.in_secondary_sample = (i.dataset_id = any(${`{${sampledIn.join(',')}}`}::int[])))`
-		: sql``;
-	return tx.execute(sql`
-		select t.id from ${reviewTask} t
-		where ${state} and t.round = ${round} ${stratum}
-			and (t.excluded_user_id is null or t.excluded_user_id <> ${userId})
-			and not exists (select 1 from ${taskSkip} s where s.task_id = t.id and s.user_id = ${userId})
-		order by ${order}
-		limit 1
-		for update of t skip locked`);
+/** A lease row as the review functions return it (snake-case columns). */
+export interface LeaseRow {
+	task_id: number | null;
+	item_id: number | null;
+	round: ReviewRound | null;
+	lease_token: string | null;
+	leased_at: Date | string | null;
+	lease_expires_at: Date | string | null;
+}
+
+/** The lease of a function's row, or null when the row holds none. */
+export function leaseOf(row: LeaseRow | undefined): Lease | null {
+	if (!row || row.task_id === null) return null;
+	return {
+		taskId: row.task_id,
+		itemId: row.item_id!,
+		round: row.round!,
+		leaseToken: row.lease_token!,
+		leasedAt: new Date(row.leased_at!),
+		leaseExpiresAt: new Date(row.lease_expires_at!)
+	};
 }
 
 /**
- * The datasets in which the reviewer's next primary item should come from the secondary sample:
- * those where a sampled item brings the checked share of their primary reviews closer to the
- * dataset's share (sampled + ½ < share × (reviewed + 1)), so every reviewer is checked alike.
- */
-async function datasetsPreferringSampled(tx: Tx, userId: string): Promise<number[]> {
-	const rows = rowsOf<{ id: number }>(
-		await tx.execute(sql`
-			select d.id from ${dataset} d
-			left join (
-				select i.dataset_id, count(*)::int as n,
-					count(*) filter (where i.in_secondary_sample)::int as s
-				from ${review} r join ${qaItem} i on i.id = r.item_id
-				where r.reviewer_id = ${userId} and r.round = 'primary' and r.revision = 1
-				group by i.dataset_id
-			) mine on mine.dataset_id = d.id
-			where coalesce(mine.s, 0) + 0.5 < d.secondary_share * (coalesce(mine.n, 0) + 1)`)
-	);
-	return rows.map((r) => r.id);
-}
-
-/**
- * Leases the next item to a reviewer inside one transaction (`FOR UPDATE SKIP LOCKED`): two
- * reviewers never hold the same task. Returns the reviewer's current lease if they hold one,
- * an expired lease of someone else before fresh work, or null when nothing is left. Fresh
- * primary work comes from inside or outside the secondary sample so that the reviewer's checked
- * share stays at the dataset's share, falling back to whatever is left.
+ * Leases the next item to a reviewer in one statement (`review_claim_next`, migration
+ * 0011_review_functions, `FOR UPDATE SKIP LOCKED`): two reviewers never hold the same task.
+ * Returns the reviewer's current lease if they hold one, an expired lease of someone else before
+ * fresh work, secondary work before primary, fresh work in queue order, or null when nothing is
+ * left. Fresh primary work comes from inside or outside the secondary sample so that the
+ * reviewer's checked share stays at the dataset's share, falling back to whatever is left. A
+ * reviewer's own skips and the secondary round of items they reviewed themselves are never
+ * offered to them. The lease is audited (`review_task.lease`).
  */
 export async function claimNext(
 	db: Db | Tx,
 	userId: string,
 	now = new Date()
 ): Promise<Lease | null> {
-	return db.transaction(async (tx) => {
-		const held = await currentLease(tx, userId, now);
-		if (held) return held;
-		const first = async (round: ReviewRound, expired: boolean, sampledIn?: number[]) => {
-			const [row] = rowsOf<{ id: number }>(
-				await candidate(tx, userId, round, expired, now, sampledIn)
-			);
-			return row?.id;
-		};
-		let taskId: number | undefined;
-		for (const [round, expired] of [
-			['secondary', true],
-			['primary', true],
-			['secondary', false]
-		] as const) {
-			taskId ??= await first(round, expired);
-		}
-		taskId ??= await first('primary', false, await datasetsPreferringSampled(tx, userId));
-		taskId ??= await first('primary', false);
-		if (taskId === undefined) return null;
-		const [lease] = await tx
-			.update(reviewTask)
-			.set({
-				state: 'leased',
-				leasedBy: userId,
-				leaseToken: randomId(),
-				leasedAt: now,
-				leaseExpiresAt: sql`${now.toISOString()}::timestamptz + make_interval(mins => (
-					select d.lease_minutes from ${qaItem} i join dataset d on d.id = i.dataset_id
-					where i.id = ${reviewTask.itemId}))`
-			})
-			.where(eq(reviewTask.id, taskId))
-			.returning(leaseColumns);
-		await recordAudit(tx, {
-			actorId: userId,
-			action: 'review_task.lease',
-			objectType: 'review_task',
-			objectId: taskId,
-			after: { round: lease.round, itemId: lease.itemId, expiresAt: lease.leaseExpiresAt }
-		});
-		return lease as Lease;
-	});
+	const rows = rowsOf<LeaseRow>(
+		await db.execute(
+			sql`select * from review_claim_next(${userId}, ${now.toISOString()}::timestamptz, ${randomId()})`
+		)
+	);
+	return leaseOf(rows[0]);
 }
 
 /** Locks a task and checks that `userId` holds its lease with this token. */
@@ -244,29 +184,45 @@ export async function returnTask(
 	});
 }
 
+/** The display columns of a leased item: its current version and source passage. */
+export const shownColumns = {
+	item: { id: qaItem.id, type: qaItem.type, paragraphId: qaItem.paragraphId },
+	version: qaItemVersion,
+	passage
+};
+
+/** What the review screen shows for a lease. */
+export interface ShownItem {
+	lease: Lease;
+	item: { id: number; type: QaItem['type']; paragraphId: string | null };
+	version: QaItemVersion;
+	passage: Passage | null;
+}
+
 /** What the review screen shows for a lease the user holds: the item version and its passage. */
-export async function leasedItem(db: Db, userId: string, taskId: number) {
+export async function leasedItem(
+	db: Db | Tx,
+	userId: string,
+	taskId: number
+): Promise<ShownItem | null> {
 	const [row] = await db
 		.select({
 			task: leaseColumns,
 			leasedBy: reviewTask.leasedBy,
 			state: reviewTask.state,
-			item: { id: qaItem.id, type: qaItem.type, paragraphId: qaItem.paragraphId },
-			version: qaItemVersion
+			...shownColumns
 		})
 		.from(reviewTask)
 		.innerJoin(qaItem, eq(qaItem.id, reviewTask.itemId))
 		.innerJoin(qaItemVersion, eq(qaItemVersion.id, qaItem.currentVersionId))
+		.leftJoin(passage, eq(passage.paragraphId, qaItem.paragraphId))
 		.where(eq(reviewTask.id, taskId));
 	if (!row || row.state !== 'leased' || row.leasedBy !== userId) return null;
-	const [source] = row.item.paragraphId
-		? await db.select().from(passage).where(eq(passage.paragraphId, row.item.paragraphId))
-		: [];
 	return {
 		lease: row.task as Lease,
 		item: row.item,
 		version: row.version,
-		passage: source ?? null
+		passage: row.passage ?? null
 	};
 }
 

@@ -1,10 +1,18 @@
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { dispute, feedbackNote, qaItem, review, reviewTask, type User } from '../../db/schema';
+import {
+	auditEvent,
+	dispute,
+	feedbackNote,
+	qaItem,
+	review,
+	reviewTask,
+	type User
+} from '../../db/schema';
 import { describeEachDb } from '../../db/testing';
 import { seedItems, seedUsers } from '../../fixtures/review';
 import { DomainError } from '../../errors';
-import { claimNext } from './queue';
+import { claimNext, leasedItem } from './queue';
 import {
 	amendReview,
 	newFormKey,
@@ -198,4 +206,115 @@ describeEachDb('reviews', (h) => {
 			].sort()
 		);
 	});
+
+	it('submit + next in one statement: notes, secondary task, outcome, audit, and the next item shown', async () => {
+		await h.db.update(qaItem).set({ inSecondarySample: true });
+		const lease = (await claimNext(h.db, alice.id))!;
+		const result = await submitAndNext(h.db, alice.id, {
+			taskId: lease.taskId,
+			key: lease.leaseToken,
+			...judgement,
+			feedbackCategory: 'wording',
+			feedback: 'Clumsy.',
+			disputeCategory: 'outdated',
+			disputeReason: 'Guideline changed.'
+		});
+		expect(result.duplicate).toBe(false);
+		expect(result.review).toMatchObject({
+			taskId: lease.taskId,
+			reviewerId: alice.id,
+			revision: 1
+		});
+		expect(result.review.submittedAt).toBeInstanceOf(Date);
+		expect(await counts()).toEqual({ reviews: 1, notes: 1, disputes: 1 });
+		// The item is in the sample: its secondary task exists and is never Alice's.
+		const [secondary] = await h.db
+			.select()
+			.from(reviewTask)
+			.where(and(eq(reviewTask.itemId, lease.itemId), eq(reviewTask.round, 'secondary')));
+		expect(secondary).toMatchObject({ state: 'pending', excludedUserId: alice.id });
+		const [item] = await h.db.select().from(qaItem).where(eq(qaItem.id, lease.itemId));
+		expect(item.status).toBe('awaiting_secondary');
+		// The next item comes with what the screen shows, exactly as leasedItem reads it.
+		expect(result.next!.taskId).not.toBe(secondary.id);
+		expect(result.shown).toEqual(await leasedItem(h.db, alice.id, result.next!.taskId));
+		const actions = await h.db
+			.select({ action: auditEvent.action, objectId: auditEvent.objectId })
+			.from(auditEvent)
+			.where(eq(auditEvent.actorId, alice.id))
+			.orderBy(auditEvent.id);
+		expect(actions).toEqual([
+			{ action: 'review_task.lease', objectId: String(lease.taskId) },
+			{ action: 'dispute.open', objectId: expect.any(String) },
+			{ action: 'review.submit', objectId: String(result.review.id) },
+			{ action: 'review_task.lease', objectId: String(result.next!.taskId) }
+		]);
+		// Bob is offered the secondary round before any fresh item.
+		expect((await claimNext(h.db, bob.id))!.taskId).toBe(secondary.id);
+	});
+
+	it('submit + next refuses a lease that expired and went to someone else, and writes nothing', async () => {
+		const t0 = new Date('2030-01-01T10:00:00Z');
+		const stale = (await claimNext(h.db, alice.id, t0))!;
+		const later = new Date(t0.getTime() + 31 * 60_000);
+		await claimNext(h.db, bob.id, later);
+		const leasesBefore = await h.db
+			.select({ n: count() })
+			.from(auditEvent)
+			.where(eq(auditEvent.action, 'review_task.lease'));
+		const err = await submitAndNext(
+			h.db,
+			alice.id,
+			{ taskId: stale.taskId, key: stale.leaseToken, ...judgement },
+			later
+		).catch((e) => e);
+		expect(err).toBeInstanceOf(DomainError);
+		expect(err.code).toBe('not_leased');
+		expect((await counts()).reviews).toBe(0);
+		const leasesAfter = await h.db
+			.select({ n: count() })
+			.from(auditEvent)
+			.where(eq(auditEvent.action, 'review_task.lease'));
+		expect(leasesAfter).toEqual(leasesBefore);
+		expect(await h.db.select().from(reviewTask).where(eq(reviewTask.leasedBy, alice.id))).toEqual(
+			[]
+		);
+	});
+
+	it('submit + next refuses a form key already used for another task', async () => {
+		const lease = (await claimNext(h.db, alice.id))!;
+		const { next } = await submitAndNext(h.db, alice.id, {
+			taskId: lease.taskId,
+			key: lease.leaseToken,
+			...judgement
+		});
+		const err = await submitAndNext(h.db, alice.id, {
+			taskId: next!.taskId,
+			key: lease.leaseToken,
+			...judgement
+		}).catch((e) => e);
+		expect(err.code).toBe('conflict');
+		expect((await counts()).reviews).toBe(1);
+	});
+
+	it('submit + next never offers a reviewer the secondary round of their own item', async () => {
+		await h.db.update(qaItem).set({ inSecondarySample: true });
+		let lease = await claimNext(h.db, alice.id);
+		const rounds: string[] = [];
+		while (lease) {
+			rounds.push(lease.round);
+			const { next } = await submitAndNext(h.db, alice.id, {
+				taskId: lease.taskId,
+				key: lease.leaseToken,
+				...judgement
+			});
+			lease = next;
+		}
+		expect(rounds).toEqual(Array(7).fill('primary'));
+		expect((await queueSecondaries()).every((t) => t.excludedUserId === alice.id)).toBe(true);
+		for (let i = 0; i < 7; i++) expect((await claimNext(h.db, bob.id))!.round).toBe('secondary');
+	});
+
+	const queueSecondaries = () =>
+		h.db.select().from(reviewTask).where(eq(reviewTask.round, 'secondary'));
 });

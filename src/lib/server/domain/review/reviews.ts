@@ -1,22 +1,30 @@
 import { and, desc, eq, exists, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
+import { rowsOf } from '../../db/client';
 import {
 	adjudication,
 	dispute,
 	feedbackNote,
+	passage,
 	qaItem,
+	qaItemVersion,
 	review,
 	reviewTask,
 	snapshotItem,
 	type Review
 } from '../../db/schema';
-import { DISPUTE_CATEGORIES, FEEDBACK_CATEGORIES, VERDICTS } from '../../../constants';
+import {
+	DISPUTE_CATEGORIES,
+	FEEDBACK_CATEGORIES,
+	VERDICTS,
+	type ReviewRound
+} from '../../../constants';
 import { randomId } from '../../ids';
 import { recordAudit } from '../audit/audit';
 import { resolveItemOutcome } from '../verification/disagreement';
 import { DomainError } from '../../errors';
-import { claimNext, lockLeasedTask, type Lease } from './queue';
+import { leaseOf, shownColumns, type Lease, type ShownItem } from './queue';
 
 const optionalText = (max: number) =>
 	z
@@ -90,42 +98,22 @@ function timeOnTask(startedAt: number | undefined, now: Date) {
 	return ms >= 0 ? Math.min(ms, MAX_TIME_ON_TASK_MS) : null;
 }
 
+// The feedback note and formal dispute given with a review (review_record_notes: one rule for
+// submissions and amendments).
 async function recordNotes(
 	tx: Tx,
 	userId: string,
 	saved: Review,
 	input: JudgementInput
 ): Promise<void> {
-	if (input.feedback && input.feedbackCategory) {
-		await tx.insert(feedbackNote).values({
-			itemId: saved.itemId,
-			itemVersionId: saved.itemVersionId,
-			reviewId: saved.id,
-			authorId: userId,
-			category: input.feedbackCategory,
-			body: input.feedback
-		});
-	}
-	if (input.disputeReason && input.disputeCategory) {
-		const [opened] = await tx
-			.insert(dispute)
-			.values({
-				itemId: saved.itemId,
-				itemVersionId: saved.itemVersionId,
-				reviewId: saved.id,
-				raisedBy: userId,
-				category: input.disputeCategory,
-				reason: input.disputeReason
-			})
-			.returning();
-		await recordAudit(tx, {
-			actorId: userId,
-			action: 'dispute.open',
-			objectType: 'dispute',
-			objectId: opened.id,
-			after: { itemId: saved.itemId, category: opened.category }
-		});
-	}
+	if (
+		!(input.feedback && input.feedbackCategory) &&
+		!(input.disputeReason && input.disputeCategory)
+	)
+		return;
+	await tx.execute(sql`select review_record_notes(${userId}, ${saved.id},
+		${input.feedbackCategory ?? null}::feedback_category, ${input.feedback ?? null},
+		${input.disputeCategory ?? null}::dispute_category, ${input.disputeReason ?? null})`);
 }
 
 async function byKey(tx: Tx, key: string) {
@@ -133,10 +121,111 @@ async function byKey(tx: Tx, key: string) {
 	return found ?? null;
 }
 
+type SubmitOutcome =
+	'saved' | 'duplicate' | 'conflict' | 'not_found' | 'already_submitted' | 'not_leased';
+
+// A review as review_json renders it: the timestamp arrives as text.
+type ReviewJson = Omit<Review, 'submittedAt'> & { submittedAt: string };
+
+/** The review of a submission's outcome, or the DomainError it stands for. */
+function submitted(
+	outcome: SubmitOutcome,
+	saved: ReviewJson | null,
+	taskId: number
+): { review: Review; duplicate: boolean } {
+	if (outcome === 'saved' || outcome === 'duplicate')
+		return {
+			review: { ...saved!, submittedAt: new Date(saved!.submittedAt) },
+			duplicate: outcome === 'duplicate'
+		};
+	if (outcome === 'conflict')
+		throw new DomainError('conflict', 'This form was already used for another review.');
+	if (outcome === 'not_found')
+		throw new DomainError('not_found', `There is no review task ${taskId}.`);
+	if (outcome === 'already_submitted')
+		throw new DomainError(
+			'already_submitted',
+			'You have already submitted this review; nothing was changed. Amend it from your history.'
+		);
+	throw new DomainError(
+		'not_leased',
+		'This item is no longer leased to you (the lease expired and the item went back to the queue, or this page is out of date). Nothing was saved.'
+	);
+}
+
+// The review_submit / review_submit_and_next arguments of one submission, in their order, with
+// their types.
+const SUBMIT_ARGS = [
+	['user', 'text'],
+	['task', 'int'],
+	['key', 'text'],
+	['verdict', 'verdict'],
+	['relevance', 'int'],
+	['feedbackCategory', 'feedback_category'],
+	['feedback', 'text'],
+	['disputeCategory', 'dispute_category'],
+	['disputeReason', 'text'],
+	['timeOnTask', 'int'],
+	['now', 'timestamptz']
+] as const;
+
+/** The arguments as SQL: placeholders (a prepared statement) or the values of one submission. */
+function submitArgs(values?: ReturnType<typeof submitValues>) {
+	return sql.join(
+		SUBMIT_ARGS.map(
+			([name, type]) => sql`${values ? values[name] : sql.placeholder(name)}::${sql.raw(type)}`
+		),
+		sql`, `
+	);
+}
+
+function submitValues(userId: string, input: ReviewInput, now: Date) {
+	return {
+		user: userId,
+		task: input.taskId,
+		key: input.key,
+		verdict: input.verdict,
+		relevance: input.relevance,
+		feedbackCategory: input.feedbackCategory ?? null,
+		feedback: input.feedback ?? null,
+		disputeCategory: input.disputeCategory ?? null,
+		disputeReason: input.disputeReason ?? null,
+		timeOnTask: timeOnTask(input.startedAt, now),
+		now: now.toISOString()
+	};
+}
+
+// "Submit and next" with the next item's display columns joined on (see submitAndNext).
+function submitAndNextQuery(db: Db | Tx) {
+	return db
+		.select({
+			outcome: sql<SubmitOutcome>`n.outcome`,
+			review: sql<ReviewJson | null>`n.review`,
+			lease: {
+				task_id: sql<number | null>`n.task_id`,
+				item_id: sql<number | null>`n.item_id`,
+				round: sql<ReviewRound | null>`n.round`,
+				lease_token: sql<string | null>`n.lease_token`,
+				leased_at: sql<string | null>`n.leased_at`,
+				lease_expires_at: sql<string | null>`n.lease_expires_at`
+			},
+			...shownColumns
+		})
+		.from(sql`review_submit_and_next(${submitArgs()}, ${sql.placeholder('nextToken')}::text) n`)
+		.leftJoin(qaItem, sql`${qaItem.id} = n.item_id`)
+		.leftJoin(qaItemVersion, eq(qaItemVersion.id, qaItem.currentVersionId))
+		.leftJoin(passage, eq(passage.paragraphId, qaItem.paragraphId))
+		.prepare('review_submit_and_next');
+}
+const preparedSubmitAndNext = new WeakMap<Db | Tx, ReturnType<typeof submitAndNextQuery>>();
+
 /**
- * Records a review of a leased task, in one transaction. Idempotent: a retried submission with
- * the same key returns the review already saved. Only the lease holder may submit; a stale or
- * second submission is refused with a clear message and changes nothing.
+ * Records a review of a leased task in one statement (`review_submit`, migration
+ * 0011_review_functions): the review, the task marked done, the secondary task when the item is in
+ * the secondary sample (never offered to this reviewer), the feedback note and dispute, the item's
+ * outcome and the `review.submit` audit event. Idempotent: a retried submission with the same key
+ * returns the review already saved. Only the lease holder may submit; a stale or second submission
+ * is refused with a clear message and changes nothing.
  */
 export async function submitReview(
 	db: Db | Tx,
@@ -144,94 +233,38 @@ export async function submitReview(
 	input: ReviewInput,
 	now = new Date()
 ): Promise<{ review: Review; duplicate: boolean }> {
-	return db.transaction(async (tx) => {
-		// Lock the task first: concurrent retries of one submission queue up here.
-		const [taskRow] = await tx
-			.select({ id: reviewTask.id })
-			.from(reviewTask)
-			.where(eq(reviewTask.id, input.taskId))
-			.for('update');
-		const earlier = await byKey(tx, input.key);
-		if (earlier) {
-			if (earlier.reviewerId !== userId || earlier.taskId !== input.taskId)
-				throw new DomainError('conflict', 'This form was already used for another review.');
-			return { review: earlier, duplicate: true };
-		}
-		if (!taskRow) throw new DomainError('not_found', `There is no review task ${input.taskId}.`);
-		const task = await lockLeasedTask(tx, userId, input.taskId, input.key);
-		const [item] = await tx
-			.select({ versionId: qaItem.currentVersionId, sampled: qaItem.inSecondarySample })
-			.from(qaItem)
-			.where(eq(qaItem.id, task.itemId));
-		const [saved] = await tx
-			.insert(review)
-			.values({
-				taskId: task.id,
-				itemId: task.itemId,
-				itemVersionId: item.versionId!,
-				round: task.round,
-				reviewerId: userId,
-				verdict: input.verdict,
-				relevance: input.relevance,
-				feedback: input.feedback ?? null,
-				timeOnTaskMs: timeOnTask(input.startedAt, now),
-				idempotencyKey: input.key,
-				submittedAt: now
-			})
-			.returning();
-		await tx
-			.update(reviewTask)
-			.set({ state: 'done', doneBy: userId, doneAt: now, leaseToken: null })
-			.where(eq(reviewTask.id, task.id));
-		if (task.round === 'primary' && item.sampled) {
-			// The secondary round of this item must never go to its primary reviewer.
-			await tx
-				.insert(reviewTask)
-				.values({
-					itemId: task.itemId,
-					round: 'secondary',
-					excludedUserId: userId,
-					sortKey: task.sortKey
-				})
-				.onConflictDoUpdate({
-					target: [reviewTask.itemId, reviewTask.round],
-					set: { excludedUserId: userId, state: 'pending' },
-					setWhere: sql`${reviewTask.state} = 'cancelled'`
-				});
-		}
-		await recordNotes(tx, userId, saved, input);
-		await resolveItemOutcome(tx, task.itemId);
-		await recordAudit(tx, {
-			actorId: userId,
-			action: 'review.submit',
-			objectType: 'review',
-			objectId: saved.id,
-			after: {
-				itemId: saved.itemId,
-				round: saved.round,
-				verdict: saved.verdict,
-				relevance: saved.relevance
-			}
-		});
-		return { review: saved, duplicate: false };
-	});
+	const [row] = rowsOf<{ outcome: SubmitOutcome; review: ReviewJson | null }>(
+		await db.execute(
+			sql`select * from review_submit(${submitArgs(submitValues(userId, input, now))})`
+		)
+	);
+	return submitted(row.outcome, row.review, input.taskId);
 }
 
 /**
- * The "submit + next" of the review screen, in one transaction: records the review (see
- * submitReview, audit event included) and leases the reviewer's next item.
+ * The "submit + next" of the review screen, in one statement (`review_submit_and_next`): records
+ * the review (see submitReview) and leases the reviewer's next item (see claimNext), and returns
+ * what the screen shows for it (`shown`, as leasedItem), or null when nothing is left.
  */
 export async function submitAndNext(
-	db: Db,
+	db: Db | Tx,
 	userId: string,
 	input: ReviewInput,
 	now = new Date()
-): Promise<{ review: Review; duplicate: boolean; next: Lease | null }> {
-	return db.transaction(async (tx) => {
-		const result = await submitReview(tx, userId, input, now);
-		const next = await claimNext(tx, userId, now);
-		return { ...result, next };
+): Promise<{ review: Review; duplicate: boolean; next: Lease | null; shown: ShownItem | null }> {
+	let query = preparedSubmitAndNext.get(db);
+	if (!query) preparedSubmitAndNext.set(db, (query = submitAndNextQuery(db)));
+	const [row] = await query.execute({
+		...submitValues(userId, input, now),
+		nextToken: randomId()
 	});
+	const result = submitted(row.outcome, row.review, input.taskId);
+	const next = leaseOf(row.lease);
+	const shown =
+		next && row.item && row.version
+			? { lease: next, item: row.item, version: row.version, passage: row.passage ?? null }
+			: null;
+	return { ...result, next, shown };
 }
 
 /** Why an item's reviews can no longer be amended, or null when they can. */

@@ -31,13 +31,17 @@ export const actions: Actions = {
 		const user = requireRole(locals, 'reviewer');
 		const input = await readForm(request, reviewInputSchema);
 		if (!input.ok) return input.failure;
-		let next;
+		let result;
 		try {
-			next = (await submitAndNext(getDb(), user.id, input.data)).next;
+			result = await submitAndNext(getDb(), user.id, input.data);
 		} catch (e) {
 			return failWith(e, { values: input.values });
 		}
-		redirect(303, nextPage(next?.taskId));
+		// A page with JavaScript shows the next item from this answer (one request per judgement);
+		// without it, the browser follows the redirect to the next item's page.
+		if (result.shown && request.headers.get('x-sveltekit-action') === 'true')
+			return { next: { shown: result.shown, startedAt: Date.now() } };
+		redirect(303, nextPage(result.next?.taskId));
 	},
 	skip: async ({ locals, request }) => returnAction(locals, request, true),
 	release: async ({ locals, request }) => returnAction(locals, request, false)
