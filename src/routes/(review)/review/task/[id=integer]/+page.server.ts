@@ -40,7 +40,7 @@ export const actions: Actions = {
 		// A page with JavaScript shows the next item from this answer (one request per judgement);
 		// without it, the browser follows the redirect to the next item's page.
 		if (result.shown && request.headers.get('x-sveltekit-action') === 'true')
-			return { next: { shown: result.shown, startedAt: Date.now() } };
+			return { next: { shown: itemOnScreen(result.shown), startedAt: Date.now() } };
 		redirect(303, nextPage(result.next?.taskId));
 	},
 	skip: async ({ locals, request }) => returnAction(locals, request, true),
