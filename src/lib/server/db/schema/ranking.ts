@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
 	boolean,
 	check,
+	foreignKey,
 	index,
 	integer,
 	jsonb,
@@ -121,9 +122,38 @@ export const studyPhysician = pgTable(
 			.notNull()
 			.references(() => user.id),
 		orderSeed: text().notNull(),
-		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+		/** When `study_physician_question` was filled from the seed (null: not yet). */
+		queuedAt: timestamp({ withTimezone: true })
 	},
 	(t) => [primaryKey({ columns: [t.studyId, t.physicianId] })]
+);
+
+/**
+ * The questions of a study a physician has not been given yet, in their seeded order:
+ * `position` ranks md5(orderSeed || ':' || study question id) ascending (bytewise, ties by id),
+ * as `questionOrder` in ranking/shuffle.ts does. Filled once from the seed at the physician's first
+ * claim and emptied as they claim, so a claim reads the head of this key instead of hashing and
+ * sorting every question of the study.
+ */
+export const studyPhysicianQuestion = pgTable(
+	'study_physician_question',
+	{
+		studyId: integer().notNull(),
+		physicianId: text().notNull(),
+		position: integer().notNull(),
+		studyQuestionId: integer()
+			.notNull()
+			.references(() => studyQuestion.id)
+	},
+	(t) => [
+		primaryKey({ columns: [t.studyId, t.physicianId, t.position] }),
+		foreignKey({
+			name: 'study_physician_question_physician_fk',
+			columns: [t.studyId, t.physicianId],
+			foreignColumns: [studyPhysician.studyId, studyPhysician.physicianId]
+		})
+	]
 );
 
 /** One physician × one study question, with the shuffle seed and the displayed order. */
