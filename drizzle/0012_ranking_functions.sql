@@ -17,14 +17,22 @@ WHERE NOT EXISTS (
 	SELECT 1 FROM "assignment" a WHERE a."study_question_id" = q."id" AND a."physician_id" = sp."physician_id"
 );
 --> statement-breakpoint
-UPDATE "study_physician" SET "queued_at" = now() WHERE "queued_at" IS NULL;
+UPDATE "study_physician" sp SET "queued_at" = now(), "presented" = coalesce((
+	SELECT max(a."presentation_position") FROM "assignment" a
+	JOIN "study_question" q ON q."id" = a."study_question_id"
+	WHERE q."study_id" = sp."study_id" AND a."physician_id" = sp."physician_id"), 0)
+WHERE "queued_at" IS NULL;
 --> statement-breakpoint
+
+-- (PL/pgSQL rather than SQL functions: a session keeps their plans, where a SQL function whose
+-- body cannot be inlined is planned again at every call.)
 
 -- What a physician may see of an assignment (null if it is not theirs): opaque ids, letters'
 -- positions and texts only; no model, response or candidate ids and no reference flag.
 CREATE OR REPLACE FUNCTION ranking_assignment_view(p_public_id text, p_physician text)
-RETURNS jsonb LANGUAGE sql STABLE AS $$
-	SELECT jsonb_build_object(
+RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
+BEGIN
+	RETURN (SELECT jsonb_build_object(
 		'assignment', jsonb_build_object('publicId', a.public_id, 'state', a.state,
 			'leaseExpiresAt', a.lease_expires_at, 'shownAt', a.created_at),
 		'study', jsonb_build_object('id', s.id, 'name', s.name, 'state', s.state,
@@ -32,16 +40,20 @@ RETURNS jsonb LANGUAGE sql STABLE AS $$
 		'question', jsonb_build_object('type', v.type, 'text', v.question, 'options', v.options,
 			'falseAnswer', v.false_answer, 'reasoning', v.reasoning),
 		'candidates', (
+			-- Each text looked up by id (a correlated subquery): a join here may be planned, for
+			-- all calls of a session, as a scan of every candidate.
 			SELECT coalesce(jsonb_agg(jsonb_build_object('id', ac.public_id, 'position', ac.position,
 				-- The canonical presentation; candidates frozen before it existed keep their raw text.
-				'text', coalesce(c.shown_text, c.text)) ORDER BY ac.position), '[]'::jsonb)
-			FROM assignment_candidate ac JOIN candidate c ON c.id = ac.candidate_id
+				'text', (SELECT coalesce(c.shown_text, c.text) FROM candidate c WHERE c.id = ac.candidate_id))
+				ORDER BY ac.position), '[]'::jsonb)
+			FROM assignment_candidate ac
 			WHERE ac.assignment_id = a.id))
 	FROM assignment a
 	JOIN study_question q ON q.id = a.study_question_id
 	JOIN ranking_study s ON s.id = q.study_id
 	JOIN qa_item_version v ON v.id = q.item_version_id
-	WHERE a.public_id = p_public_id AND a.physician_id = p_physician
+	WHERE a.public_id = p_public_id AND a.physician_id = p_physician);
+END
 $$;
 --> statement-breakpoint
 
@@ -49,8 +61,9 @@ $$;
 -- assignment's state, its study's, the shown answers' opaque ids and positions, and the
 -- assignment an idempotency key was already used for.
 CREATE OR REPLACE FUNCTION ranking_submission_facts(p_public_id text, p_physician text, p_key text)
-RETURNS jsonb LANGUAGE sql STABLE AS $$
-	SELECT jsonb_build_object('assignmentId', a.id, 'state', a.state,
+RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
+BEGIN
+	RETURN (SELECT jsonb_build_object('assignmentId', a.id, 'state', a.state,
 		'leaseExpiresAt', a.lease_expires_at, 'shownAt', a.created_at, 'studyId', q.study_id,
 		'studyState', s.state, 'allowTies', s.allow_ties,
 		'keyRankingId', k.id, 'keyAssignmentId', k.assignment_id,
@@ -62,7 +75,8 @@ RETURNS jsonb LANGUAGE sql STABLE AS $$
 	JOIN study_question q ON q.id = a.study_question_id
 	JOIN ranking_study s ON s.id = q.study_id
 	LEFT JOIN ranking k ON k.idempotency_key = p_key
-	WHERE a.public_id = p_public_id AND a.physician_id = p_physician
+	WHERE a.public_id = p_public_id AND a.physician_id = p_physician);
+END
 $$;
 --> statement-breakpoint
 
@@ -118,6 +132,7 @@ DECLARE
 	v_position integer;
 	v_question integer;
 	v_assignment integer;
+	v_presented integer;
 	v_n integer;
 BEGIN
 	IF p_sweep THEN
@@ -147,6 +162,13 @@ BEGIN
 		v_seed := p_order_seed;
 	END IF;
 	IF v_queued IS NULL THEN
+		-- Presentations before the order was stored (assignments made without this function).
+		UPDATE study_physician SET presented = (
+			SELECT count(*)::integer FROM assignment a JOIN study_question q ON q.id = a.study_question_id
+			WHERE q.study_id = p_study AND a.physician_id = p_physician)
+		WHERE study_id = p_study AND physician_id = p_physician;
+	END IF;
+	IF v_queued IS NULL THEN
 		INSERT INTO study_physician_question (study_id, physician_id, position, study_question_id)
 		SELECT p_study, p_physician,
 			row_number() OVER (ORDER BY md5(v_seed || ':' || q.id::text) COLLATE "C", q.id), q.id
@@ -164,7 +186,9 @@ BEGIN
 			SELECT 1 FROM assignment a WHERE a.study_question_id = q.id AND a.physician_id = p_physician)
 	ORDER BY pq.position
 	LIMIT 1
-	FOR UPDATE OF q SKIP LOCKED;
+	-- NO KEY UPDATE: the claim changes open_slots only, so it need not wait for, nor skip, questions
+	-- whose rows are merely referenced (key-share locked) by concurrent inserts of assignments.
+	FOR NO KEY UPDATE OF q SKIP LOCKED;
 	IF NOT FOUND THEN
 		RETURN jsonb_build_object('status', 'none', 'reason', 'exhausted');
 	END IF;
@@ -172,11 +196,12 @@ BEGIN
 	DELETE FROM study_physician_question
 	WHERE study_id = p_study AND physician_id = p_physician AND position = v_position;
 	UPDATE study_question SET open_slots = open_slots - 1 WHERE id = v_question;
+	UPDATE study_physician SET presented = presented + 1
+	WHERE study_id = p_study AND physician_id = p_physician
+	RETURNING presented INTO v_presented;
 	INSERT INTO assignment (study_question_id, physician_id, public_id, seed, presentation_position,
 		lease_expires_at, created_at)
-	VALUES (v_question, p_physician, p_public_id, p_seed,
-		(SELECT count(*)::integer + 1 FROM assignment a JOIN study_question q ON q.id = a.study_question_id
-			WHERE q.study_id = p_study AND a.physician_id = p_physician),
+	VALUES (v_question, p_physician, p_public_id, p_seed, v_presented,
 		p_now + v_lease_minutes * interval '1 minute', p_now)
 	RETURNING id INTO v_assignment;
 

@@ -124,7 +124,9 @@ export const studyPhysician = pgTable(
 		orderSeed: text().notNull(),
 		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 		/** When `study_physician_question` was filled from the seed (null: not yet). */
-		queuedAt: timestamp({ withTimezone: true })
+		queuedAt: timestamp({ withTimezone: true }),
+		/** Questions presented so far (expired leases count): the last `presentationPosition`. */
+		presented: integer().notNull().default(0)
 	},
 	(t) => [primaryKey({ columns: [t.studyId, t.physicianId] })]
 );

@@ -42,9 +42,9 @@ export function claimArguments(): SQL {
 				seed
 			)
 		);
-	return sql`${randomId(16)}::text, ${randomId()}::text, ${seed}::text, ${arrayLiteral(
-		Array.from({ length: MAX_ANSWERS }, () => randomId(12))
-	)}::text[], ${arrayLiteral(perms)}::integer[]`;
+	// One draw for all the answers' ids, cut into 12-character ids.
+	const answerIds = randomId(12 * MAX_ANSWERS).match(/.{12}/g)!;
+	return sql`${randomId(16)}::text, ${randomId()}::text, ${seed}::text, ${arrayLiteral(answerIds)}::text[], ${arrayLiteral(perms)}::integer[]`;
 }
 
 /** The claim as the database function returns it. */
