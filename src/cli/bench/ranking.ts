@@ -63,7 +63,7 @@ export async function runRankingBench(io: Io) {
 	};
 	try {
 		await migrateDatabase(handle);
-		let t = performance.now();
+		const t = performance.now();
 		const models = Array.from({ length: MODELS }, (_, i) => `bench-model-${i + 1}`);
 		const { modelIds } = await seedRankingContent(db, { count: QUESTIONS, models });
 		const [organiser] = await insertUsers(db, 1, ['organiser']);

@@ -109,7 +109,7 @@ export type Candidate = typeof candidate.$inferSelect;
 
 /**
  * A physician's own question order in a study: questions are presented by ascending
- * md5(orderSeed || ':' || study question id) (see ranking/queue.ts `questionOrderKey`), so fatigue
+ * md5(orderSeed || ':' || study question id) (stored per physician in `study_physician_question`), so fatigue
  * does not fall on the same questions for everyone. Created at the physician's first claim.
  */
 export const studyPhysician = pgTable(
