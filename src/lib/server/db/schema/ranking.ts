@@ -109,8 +109,9 @@ export type Candidate = typeof candidate.$inferSelect;
 
 /**
  * A physician's own question order in a study: questions are presented by ascending
- * md5(orderSeed || ':' || study question id) (stored per physician in `study_physician_question`), so fatigue
- * does not fall on the same questions for everyone. Created at the physician's first claim.
+ * md5(orderSeed || ':' || study question id), stored per physician in `study_physician_question`,
+ * so fatigue does not fall on the same questions for everyone. Created at the physician's first
+ * claim.
  */
 export const studyPhysician = pgTable(
 	'study_physician',

@@ -4,7 +4,7 @@ import { selectValue } from '../../db/call';
 import type { Db, Tx } from '../../db/client';
 import { assignment, rankingStudy, studyQuestion } from '../../db/schema';
 import { randomId } from '../../ids';
-import { responseLetter, seededShuffle } from './shuffle';
+import { responseLetter, seededPermutations } from './shuffle';
 
 export type { AssignmentView };
 
@@ -34,14 +34,7 @@ const arrayLiteral = (values: readonly (string | number)[]) => `{${values.join('
  */
 export function claimArguments(): SQL {
 	const seed = randomId(16);
-	const perms: number[] = [];
-	for (let n = 1; n <= MAX_ANSWERS; n++)
-		perms.push(
-			...seededShuffle(
-				Array.from({ length: n }, (_, i) => i),
-				seed
-			)
-		);
+	const perms = seededPermutations(seed, MAX_ANSWERS);
 	// One draw for all the answers' ids, cut into 12-character ids.
 	const answerIds = randomId(12 * MAX_ANSWERS).match(/.{12}/g)!;
 	return sql`${randomId(16)}::text, ${randomId()}::text, ${seed}::text, ${arrayLiteral(answerIds)}::text[], ${arrayLiteral(perms)}::integer[]`;
