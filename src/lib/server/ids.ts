@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 // Lower-case letters and digits without look-alikes (l, o, 0, 1).
 const ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
@@ -15,5 +15,5 @@ export function randomId(length = 24): string {
 
 /** Hex SHA-256 of a UTF-8 string. */
 export function sha256Hex(value: string): string {
-	return createHash('sha256').update(value, 'utf8').digest('hex');
+	return hash('sha256', value, 'hex');
 }

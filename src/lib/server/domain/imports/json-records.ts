@@ -158,8 +158,7 @@ export class JsonRecordSplitter {
 		const unexpected = () =>
 			this.error(`unexpected ${JSON.stringify(String.fromCharCode(c))} between records`);
 		if (this.level === 0) {
-			if (c !== OPEN_BRACKET)
-				throw new JsonFormError('must be a JSON array of QA records', true);
+			if (c !== OPEN_BRACKET) throw new JsonFormError('must be a JSON array of QA records', true);
 			this.level = 1;
 			this.expect = 'value-or-close';
 			return i + 1;
@@ -255,7 +254,7 @@ export async function* textPieces(
 
 /** A whole text in pieces of at most `size` characters (a surrogate pair is never split). */
 export function* piecesOf(text: string, size = 1 << 20): Generator<string> {
-	for (let i = 0; i < text.length; ) {
+	for (let i = 0; i < text.length;) {
 		let end = Math.min(text.length, i + size);
 		const last = text.charCodeAt(end - 1);
 		if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++;

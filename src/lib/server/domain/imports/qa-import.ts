@@ -477,7 +477,11 @@ export async function importQaFiles(
 		await sampleImportedItems(tx, options.actor.userId, ds.id, imp.id);
 
 		const warnings = [...check.warnings(), ...writer.missing.warnings()];
-		const counts = { created: writer.created, unchanged: writer.unchanged, updated: writer.updated };
+		const counts = {
+			created: writer.created,
+			unchanged: writer.unchanged,
+			updated: writer.updated
+		};
 		await tx
 			.update(importRecord)
 			.set({ ...counts, warnings })
