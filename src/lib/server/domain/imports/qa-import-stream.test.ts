@@ -130,6 +130,20 @@ describeEachDb('QA import of streamed files', (h) => {
 		expect(await countAllRows(h.db)).toEqual(before);
 	});
 
+	it('refuses a page number no database integer holds, per record, writing nothing', async () => {
+		const before = await countAllRows(h.db);
+		const batch: Record<string, unknown>[] = records(3);
+		const source = batch[1].source as Record<string, unknown>;
+		batch[1] = { ...batch[1], source: { ...source, page: 3_000_000_000 } };
+		const error = await rejection(
+			importQaFiles(h.db, [{ fileName: 'pages.json', text: JSON.stringify(batch) }], { actor })
+		);
+		expect(error.records.map((e) => [recordLabel(e), e.field, e.reason])).toEqual([
+			['pages.json record 2', 'source.page', 'is larger than 2,147,483,647']
+		]);
+		expect(await countAllRows(h.db)).toEqual(before);
+	});
+
 	it('creates the review tasks and refreshes the planner statistics after a large import', async () => {
 		const result = await importQaFiles(
 			h.db,

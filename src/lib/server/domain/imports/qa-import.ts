@@ -401,9 +401,16 @@ class QaBatchWriter {
 	}
 
 	private async write(batch: Prepared[], rows: string) {
-		const [result] = rowsOf<{ created: number; updated: number; missing: number[] }>(
-			await this.tx.execute(batchStatement(rows, this.datasetId, this.importId, this.seq))
-		);
+		let written: unknown;
+		try {
+			written = await this.tx.execute(
+				batchStatement(rows, this.datasetId, this.importId, this.seq)
+			);
+		} catch (e) {
+			// The database's own error: drizzle's wrapper quotes the batch's rows (megabytes).
+			throw e instanceof Error && e.cause instanceof Error ? e.cause : e;
+		}
+		const [result] = rowsOf<{ created: number; updated: number; missing: number[] }>(written);
 		this.created += result.created;
 		this.updated += result.updated;
 		this.unchanged += batch.length - result.created - result.updated;
