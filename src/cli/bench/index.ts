@@ -1,6 +1,6 @@
 import type { Io } from '../io';
 
-const SUITES = ['import', 'scoring', 'review', 'ranking', 'stats'] as const;
+const SUITES = ['import', 'scoring', 'review', 'ranking', 'stats', 'pages'] as const;
 
 /** Runs the benchmarks (all, or those named) and prints their figures. */
 export async function runBenchmarks(args: string[], io: Io): Promise<number> {
@@ -20,6 +20,7 @@ export async function runBenchmarks(args: string[], io: Io): Promise<number> {
 		if (suite === 'review') await (await import('./review')).runReviewBench(io);
 		if (suite === 'ranking') await (await import('./ranking')).runRankingBench(io);
 		if (suite === 'stats') await (await import('./stats')).runStatsBench(io);
+		if (suite === 'pages') await (await import('./pages')).runPagesBench(io);
 	}
 	return 0;
 }
