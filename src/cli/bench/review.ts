@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { migrateDatabase, openDatabase, type Db } from '$lib/server/db/client';
+import { migrateDatabase, openDatabase } from '$lib/server/db/client';
 import { claimNext } from '$lib/server/domain/review/queue';
 import { submitAndNext } from '$lib/server/domain/review/reviews';
 import { setSecondaryShare } from '$lib/server/domain/verification/settings';
