@@ -166,13 +166,13 @@ async function benchOn(handle: CountedHandle, io: Io) {
 		select id, current_version_id, ${bench.id}, 'other', 'bench' from qa_item where id % 100 = 0`);
 	const queries = [
 		'sort=id',
-		'sort=question&dir=desc&page=400',
+		'sort=question&dir=desc&page=last',
 		'type=list&sort=updatedAt&dir=desc',
 		'q=hypothyroidism&sort=question',
-		'status=awaiting_primary&type=multi_hop&page=50',
+		'status=awaiting_primary&type=multi_hop&page=last',
 		'held=yes',
-		'outcome=verified&sort=finalRelevance&dir=desc&page=20',
-		'passage=missing&page=100'
+		'outcome=verified&sort=finalRelevance&dir=desc&page=last',
+		'passage=missing&page=last'
 	];
 	for (const q of queries) {
 		const times: number[] = [];
