@@ -51,7 +51,7 @@ export async function seedVerification(db: Db, reviewerIds: string[]) {
 		update qa_item set status = (case
 				when b < 45 then 'awaiting_primary' when b < 55 then 'awaiting_secondary'
 				when b < 57 then 'awaiting_adjudication' when b < 99 then 'done' else 'withdrawn' end)::item_status,
-			final_verdict = case when b between 57 and 98 then (array['correct', 'correct', 'correct', 'incorrect', 'cannot_tell'])[1 + abs(hashtext(id::text || 'v')) % 5]::verdict end,
+			final_verdict = case when b between 57 and 98 then (array['correct', 'correct', 'correct', 'cannot_tell', 'incorrect'])[1 + abs(hashtext(id::text || 'v')) % 5]::verdict end,
 			final_relevance = case when b between 57 and 98 then 1 + abs(hashtext(id::text || 'r')) % 5 end,
 			provenance = case when b between 57 and 98 then (case when b < 80 then 'single' when b < 95 then 'agreed' else 'adjudicated' end)::provenance end,
 			in_secondary_sample = b between 45 and 56 or b between 80 and 98
