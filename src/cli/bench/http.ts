@@ -17,12 +17,13 @@ const ORGANISER_PAGES: [string, string][] = [
 	['items, by question, last page', '/admin/items?sort=question&dir=desc&page=last'],
 	['items, by relevance, descending', '/admin/items?sort=finalRelevance&dir=desc'],
 	['items, text search', '/admin/items?q=question+12345'],
-	['items, search, by question', '/admin/items?q=question+77&sort=question'],
+	['items, search, by question', '/admin/items?q=question+4242&sort=question'],
+	['items, key prefix search', '/admin/items?q=bench-4242'],
 	['overview', '/admin'],
 	['verification progress', '/admin/verification']
 ];
-const PAGE_WARMUP = 2;
-const PAGE_SAMPLES = 20;
+const PAGE_WARMUP = 5;
+const PAGE_SAMPLES = 40;
 
 export interface HttpBenchOptions {
 	/** Open-loop arrival rate, actions per second. */
