@@ -199,12 +199,13 @@ async function loadSampleItems(tx: Tx, datasetId: number): Promise<StoredSampleI
 
 const idArray = (ids: number[]) => sql`${`{${ids.join(',')}}`}::int[]`;
 
+/**
+ * Puts items into or out of the secondary sample, moving their primary reviewers' tallies with
+ * them (`qa_item_mark_sampled`): the only way the sample flag changes.
+ */
 async function markSampled(tx: Tx, ids: number[], sampled: boolean) {
 	if (ids.length === 0) return;
-	await tx
-		.update(qaItem)
-		.set({ inSecondarySample: sampled, updatedAt: sql`now()` })
-		.where(sql`${qaItem.id} = any(${idArray(ids)})`);
+	await tx.execute(sql`select qa_item_mark_sampled(${idArray(ids)}, ${sampled})`);
 }
 
 /**
