@@ -6,5 +6,4 @@ CREATE TABLE "reviewer_tally" (
 	CONSTRAINT "reviewer_tally_user_id_dataset_id_pk" PRIMARY KEY("user_id","dataset_id")
 );
 --> statement-breakpoint
-ALTER TABLE "reviewer_tally" ADD CONSTRAINT "reviewer_tally_user_id_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."user"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "reviewer_tally" ADD CONSTRAINT "reviewer_tally_dataset_id_dataset_id_fk" FOREIGN KEY ("dataset_id") REFERENCES "public"."dataset"("id") ON DELETE no action ON UPDATE no action;
+ALTER TABLE "reviewer_tally" ADD CONSTRAINT "reviewer_tally_user_id_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."user"("id") ON DELETE no action ON UPDATE no action;

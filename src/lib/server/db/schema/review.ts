@@ -13,7 +13,7 @@ import {
 	unique,
 	uniqueIndex
 } from 'drizzle-orm/pg-core';
-import { dataset, qaItem, qaItemVersion } from './content';
+import { qaItem, qaItemVersion } from './content';
 import {
 	disputeCategory,
 	disputeStatus,
@@ -130,9 +130,9 @@ export const reviewerTally = pgTable(
 		userId: text()
 			.notNull()
 			.references(() => user.id),
-		datasetId: integer()
-			.notNull()
-			.references(() => dataset.id),
+		// No foreign key: its check would lock the dataset row, and a first review in a dataset would
+		// wait for (or deadlock with) an import or settings change that holds it.
+		datasetId: integer().notNull(),
 		reviewed: integer().notNull().default(0),
 		sampled: integer().notNull().default(0)
 	},
