@@ -422,6 +422,15 @@ export async function planSampleChange(tx: Tx, datasetId: number, share: number,
  * reviewer), and recomputes the outcome of every item whose primary review is in.
  */
 export async function applySamplePlan(tx: Tx, plan: SamplePlan): Promise<void> {
+	// The secondary tasks this changes are locked before the items, in the order a submission
+	// locks its task and then its item: a secondary review submitted meanwhile finishes first
+	// instead of deadlocking with the change.
+	const touched = [...plan.reopen, ...plan.remove];
+	if (touched.length)
+		await tx.execute(sql`
+			select id from ${reviewTask}
+			where round = 'secondary' and item_id = any(${idArray(touched)})
+			order by id for update`);
 	await markSampled(tx, [...plan.add, ...plan.reopen], true);
 	await markSampled(tx, plan.remove, false);
 	if (plan.remove.length)
