@@ -1,5 +1,6 @@
 import type { Session } from '$lib/server/db/schema';
 import type { SessionUser } from '$lib/server/auth/session';
+import type { RankingScreen } from '$lib/ranking/view';
 
 declare global {
 	namespace App {
@@ -11,6 +12,10 @@ declare global {
 		interface Locals {
 			user: SessionUser | null;
 			session: Session | null;
+		}
+		interface PageState {
+			/** The ranking screen a submission returned with the next question (shallow routing). */
+			rankingScreen?: RankingScreen;
 		}
 	}
 }

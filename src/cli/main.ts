@@ -4,7 +4,8 @@ import {
 	IMPORT_WARNING_LABELS,
 	QA_TYPES
 } from '../lib/constants';
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { access, readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -19,7 +20,11 @@ import {
 import { ensureDemoData } from '$lib/server/demo/seed';
 import { countItemsByType } from '$lib/server/domain/items/items';
 import { importPassages } from '$lib/server/domain/imports/passage-import';
-import { importQaFiles, type ImportFile } from '$lib/server/domain/imports/qa-import';
+import {
+	importQaFiles,
+	type ImportFile,
+	type StreamedFile
+} from '$lib/server/domain/imports/qa-import';
 import { importResponses } from '$lib/server/domain/imports/response-import';
 import { createUser } from '$lib/server/domain/people/users';
 import { problemKind, recordLabel } from '$lib/schemas/qa-record';
@@ -31,7 +36,7 @@ import { defaultIo, type Io } from './io';
 export const USAGE = `cliniq — organiser CLI of cliniq-portal
 
 Usage:
-  cliniq import qa <files…> [--dataset NAME]        import ClinIQLink QA JSON files
+  cliniq import qa <files…> [--dataset NAME]        import ClinIQLink QA files (JSON or JSONL)
   cliniq import passages <file>                      import source passages (JSON or CSV)
   cliniq import responses <files…> [--model NAME]    import model outputs (submission files or JSONL)
   cliniq user create --email E --role R [--role R] [--name N] [--password P]
@@ -72,13 +77,30 @@ async function readFiles(paths: string[]): Promise<ImportFile[]> {
 	);
 }
 
+/** Files read as the import consumes them (a large file is never held whole). */
+async function streamFiles(paths: string[]): Promise<StreamedFile[]> {
+	if (!paths.length) throw usage('Name at least one file.');
+	return Promise.all(
+		paths.map(async (p) => {
+			try {
+				await access(p);
+			} catch (e) {
+				throw usage(
+					`Cannot read ${p}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`
+				);
+			}
+			return { fileName: basename(p), chunks: createReadStream(p) };
+		})
+	);
+}
+
 function progress(io: Io, label: string) {
-	let last = 0;
-	return (done: number, total: number) => {
+	let last = Date.now();
+	return (done: number) => {
 		const now = Date.now();
-		if (total >= 1000 && (now - last > 250 || done === total)) {
+		if (now - last > 1000) {
 			last = now;
-			io.stderr(`${label}: ${done.toLocaleString('en')} / ${total.toLocaleString('en')}`);
+			io.stderr(`${label}: ${done.toLocaleString('en')} records so far`);
 		}
 	};
 }
@@ -119,7 +141,7 @@ async function importCommand(args: string[], io: Io) {
 		options: { dataset: { type: 'string' }, model: { type: 'string' } }
 	});
 	if (kind === 'qa') {
-		const files = await readFiles(positionals);
+		const files = await streamFiles(positionals);
 		await withDb(async ({ db }) => {
 			counts(
 				io,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+	countPhrase,
 	formatCount,
 	formatDate,
 	formatDateTime,
@@ -24,5 +25,12 @@ describe('formatting', () => {
 		expect(plural(1, 'item')).toBe('1 item');
 		expect(plural(2500, 'item')).toBe('2,500 items');
 		expect(plural(2, 'study', 'studies')).toBe('2 studies');
+	});
+
+	it('says whether a count is exact, an estimate or a lower bound', () => {
+		expect(countPhrase({ kind: 'exact', n: 1 }, 'item')).toBe('1 item');
+		expect(countPhrase({ kind: 'exact', n: 21 }, 'item')).toBe('21 items');
+		expect(countPhrase({ kind: 'about', n: 48900 }, 'item')).toBe('about 48,900 items');
+		expect(countPhrase({ kind: 'more-than', n: 1000 }, 'item')).toBe('more than 1,000 items');
 	});
 });

@@ -39,3 +39,19 @@ export function formatCount(n: number): string {
 export function plural(n: number, noun: string, nouns = `${noun}s`): string {
 	return `${formatCount(n)} ${n === 1 ? noun : nouns}`;
 }
+
+/**
+ * A row count as a page states it: exact ("1,234 items"), an estimate of an unfiltered table
+ * ("about 48,900 items") or a lower bound where counting every match would cost too much ("more
+ * than 10,000 items").
+ */
+export interface RowCount {
+	kind: 'exact' | 'about' | 'more-than';
+	n: number;
+}
+
+/** "1,234 items", "about 48,900 items", "more than 10,000 items" */
+export function countPhrase(count: RowCount, noun: string, nouns = `${noun}s`): string {
+	if (count.kind === 'exact') return plural(count.n, noun, nouns);
+	return `${count.kind === 'about' ? 'about' : 'more than'} ${formatCount(count.n)} ${nouns}`;
+}

@@ -15,5 +15,10 @@ describe('table links', () => {
 		expect(sortHref(url, { sort: 'id', dir: 'asc' }, 'question')).toBe(
 			'?type=list&sort=question&dir=asc'
 		);
+		// A keyset cursor names a position in the old sort: the new sort starts at its first page.
+		const keyset = new URL('http://x/admin/items?sort=updatedAt&dir=asc&after=4%3A2026&size=10');
+		expect(sortHref(keyset, { sort: 'updatedAt', dir: 'asc' }, 'updatedAt')).toBe(
+			'?sort=updatedAt&dir=desc&size=10'
+		);
 	});
 });

@@ -14,12 +14,15 @@ export function hrefWith(url: URL, changes: QueryChanges): string {
 	return query ? `?${query}` : url.pathname;
 }
 
-/** The link a sortable column header points to: ascending first, then toggling; page 1. */
+/**
+ * The link a sortable column header points to: ascending first, then toggling; the first page
+ * (a page number or a keyset cursor belongs to the old sort).
+ */
 export function sortHref(
 	url: URL,
 	current: { sort: string; dir: 'asc' | 'desc' },
 	column: string
 ): string {
 	const dir = current.sort === column && current.dir === 'asc' ? 'desc' : 'asc';
-	return hrefWith(url, { sort: column, dir, page: null });
+	return hrefWith(url, { sort: column, dir, page: null, after: null, before: null });
 }

@@ -12,9 +12,12 @@ const REVIEWERS = 50;
 /** The organiser pages timed (label, URL); 50,000 items make 1,000 pages of 50. */
 const ORGANISER_PAGES: [string, string][] = [
 	['items, first page', '/admin/items'],
-	['items, last page', '/admin/items?page=1000'],
+	['items, last page', '/admin/items?page=last'],
 	['items, sorted by question', '/admin/items?sort=question'],
+	['items, by question, last page', '/admin/items?sort=question&dir=desc&page=last'],
+	['items, by relevance, descending', '/admin/items?sort=finalRelevance&dir=desc'],
 	['items, text search', '/admin/items?q=question+12345'],
+	['items, search, by question', '/admin/items?q=question+77&sort=question'],
 	['overview', '/admin'],
 	['verification progress', '/admin/verification']
 ];

@@ -1,6 +1,6 @@
 import type { Io } from '../io';
 
-const SUITES = ['import', 'scoring', 'review', 'ranking', 'stats', 'http'] as const;
+const SUITES = ['import', 'scoring', 'review', 'ranking', 'stats', 'pages', 'http'] as const;
 
 /**
  * Runs the benchmarks (all, or those named) and prints their figures. Options (`--name value`)
@@ -26,6 +26,7 @@ export async function runBenchmarks(args: string[], io: Io): Promise<number> {
 		if (suite === 'review') await (await import('./review')).runReviewBench(io);
 		if (suite === 'ranking') await (await import('./ranking')).runRankingBench(io);
 		if (suite === 'stats') await (await import('./stats')).runStatsBench(io);
+		if (suite === 'pages') await (await import('./pages')).runPagesBench(io);
 		if (suite === 'http') {
 			const { parseHttpBenchOptions, runHttpBench } = await import('./http');
 			await runHttpBench(io, parseHttpBenchOptions(options));

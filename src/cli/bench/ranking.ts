@@ -1,34 +1,69 @@
 import { performance } from 'node:perf_hooks';
-import { sql } from 'drizzle-orm';
-import { migrateDatabase, openDatabase, rowsOf } from '$lib/server/db/client';
+import postgres from 'postgres';
+import { drizzle } from 'drizzle-orm/postgres-js';
+import { migrateDatabase, type Db, type DatabaseHandle } from '$lib/server/db/client';
+import * as schema from '$lib/server/db/schema';
 import { randomId } from '$lib/server/ids';
 import { benchDatabase } from './database';
-import { claimNext } from '$lib/server/domain/ranking/queue';
+import { claimNext, type ClaimResult } from '$lib/server/domain/ranking/queue';
 import { changeStudyState, createStudy } from '$lib/server/domain/ranking/studies';
 import { submitRankingAndNext } from '$lib/server/domain/ranking/rankings';
 import { insertUsers, seedRankingContent } from '$lib/server/fixtures/ranking';
+import type { Io } from '../io';
 
 const QUESTIONS = 5_000;
 const MODELS = 7; // + the reference = 8 answers per question
 const PHYSICIANS = 50;
-const OPERATIONS = 3_000;
+/** Length of each measured phase, in seconds (BENCH_SECONDS). */
+const SECONDS = Number(process.env.BENCH_SECONDS) || 10;
 
 function percentile(sorted: number[], p: number) {
-	return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+	return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+/** Each phase runs in this many alternating slices. */
+const SLICES = 5;
+
+interface Phase {
+	actions: number;
+	seconds: number;
+	statements: number;
+	times: number[];
+}
+
+const newPhase = (): Phase => ({ actions: 0, seconds: 0, statements: 0, times: [] });
+
+function describe(label: string, phase: Phase) {
+	const sorted = [...phase.times].sort((a, b) => a - b);
+	return `  ${label}: ${Math.round(phase.actions / phase.seconds)} actions/s (${phase.actions.toLocaleString('en')} in ${phase.seconds.toFixed(1)} s), median ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, ${(phase.statements / Math.max(1, phase.actions)).toFixed(1)} statements per action`;
 }
 
 /**
- * Server time of "submit ranking + next question" with 5,000 questions × 8 answers and 50
- * concurrent physicians on PostgreSQL (BENCH_DATABASE_URL; a database of its own, dropped after).
+ * "Submit ranking + next question" with 5,000 questions × 8 answers and 50 concurrent
+ * physicians on PostgreSQL (BENCH_DATABASE_URL; a database of its own, dropped after), beside a
+ * raw-driver baseline of the same job through the same postgres.js pool: BEGIN; claim the next
+ * slot with FOR UPDATE SKIP LOCKED; insert the ranking rows; mark it done; COMMIT. Statements are
+ * counted client-side (postgres.js `debug` sees every statement sent, BEGIN and COMMIT included).
  */
-export async function runRankingBench(io: { stdout(s: string): void; stderr(s: string): void }) {
+export async function runRankingBench(io: Io) {
 	const scratch = await benchDatabase(io, 'cliniq_bench_rank');
 	if (!scratch) return;
-	const handle = await openDatabase(scratch.url, { max: PHYSICIANS });
+	let statements = 0;
+	const client = postgres(scratch.url, {
+		max: PHYSICIANS,
+		onnotice: () => {},
+		debug: () => void statements++
+	});
+	const db = drizzle(client, { schema, casing: 'snake_case' }) as unknown as Db;
+	const handle: DatabaseHandle = {
+		db,
+		kind: 'postgres',
+		location: scratch.name,
+		close: () => client.end({ timeout: 5 })
+	};
 	try {
 		await migrateDatabase(handle);
-		const db = handle.db;
-		let t = performance.now();
+		const t = performance.now();
 		const models = Array.from({ length: MODELS }, (_, i) => `bench-model-${i + 1}`);
 		const { modelIds } = await seedRankingContent(db, { count: QUESTIONS, models });
 		const [organiser] = await insertUsers(db, 1, ['organiser']);
@@ -39,47 +74,113 @@ export async function runRankingBench(io: { stdout(s: string): void; stderr(s: s
 			organiser
 		);
 		await changeStudyState(db, study.id, 'open', organiser);
+		await prepareBaseline(client);
 		io.stdout(
-			`  ranking: seeded ${QUESTIONS.toLocaleString('en')} questions × ${MODELS + 1} answers and opened the study in ${((performance.now() - t) / 1000).toFixed(1)} s`
+			`  ranking: seeded ${QUESTIONS.toLocaleString('en')} questions × ${MODELS + 1} answers and opened the study in ${((performance.now() - t) / 1000).toFixed(1)} s; ${PHYSICIANS} concurrent clients, ${SECONDS} s per phase`
 		);
-		const times: number[] = [];
-		let remaining = OPERATIONS;
-		async function candidatesOf(publicId: string) {
-			const rows = await db.execute(
-				sql`select ac.public_id from assignment_candidate ac join assignment a on a.id = ac.assignment_id where a.public_id = ${publicId} order by ac.position`
+
+		// Each physician's first question (their order is filled from the seed then), unmeasured.
+		const first = await Promise.all(
+			physicians.map((p) => claimNext(db, study.id, p, new Date(), { view: true }))
+		);
+		const idle = first.filter((c) => c.status !== 'assigned').length;
+		if (idle) throw new Error(`${idle} physicians got no first question`);
+		const current: ClaimResult[] = first;
+		const portal = newPhase();
+		const baseline = newPhase();
+		// The two alternate in slices, so a change in the machine's load falls on both alike.
+		for (let slice = 0; slice < SLICES; slice++) {
+			await measure(portal, (deadline, times) =>
+				Promise.all(
+					physicians.map(async (id, i) => {
+						while (current[i].status === 'assigned' && performance.now() < deadline) {
+							const claim = current[i] as Extract<ClaimResult, { status: 'assigned' }>;
+							const start = performance.now();
+							const result = await submitRankingAndNext(db, id, {
+								assignmentId: claim.publicId,
+								idempotencyKey: randomId(),
+								timeOnTaskMs: 60_000,
+								entries: claim.view!.candidates.map((c, r) => ({
+									candidateId: c.id,
+									rank: r + 1,
+									tag: r < 3 ? 'good' : 'okay'
+								}))
+							});
+							times.push(performance.now() - start);
+							if (result.duplicate) throw new Error('bench submission stored twice');
+							current[i] = result.next;
+						}
+					})
+				)
 			);
-			return rowsOf<{ public_id: string }>(rows).map((r) => r.public_id);
+			await measure(baseline, (deadline, times) =>
+				Promise.all(
+					physicians.map(async () => {
+						while (performance.now() < deadline) {
+							const start = performance.now();
+							await baselineAction(client);
+							times.push(performance.now() - start);
+						}
+					})
+				)
+			);
 		}
-		async function physician(id: string) {
-			let claim = await claimNext(db, study.id, id);
-			while (claim.status === 'assigned' && remaining-- > 0) {
-				// Reading the screen is not part of the measured action.
-				const ids = await candidatesOf(claim.publicId);
-				const start = performance.now();
-				const result = await submitRankingAndNext(db, id, {
-					assignmentId: claim.publicId,
-					idempotencyKey: randomId(),
-					timeOnTaskMs: 60_000,
-					entries: ids.map((c, i) => ({
-						candidateId: c,
-						rank: i + 1,
-						tag: i < 3 ? 'good' : 'okay'
-					}))
-				});
-				if (result.duplicate) throw new Error('bench submission stored twice');
-				claim = result.next;
-				times.push(performance.now() - start);
-			}
+
+		async function measure(
+			phase: Phase,
+			run: (deadline: number, times: number[]) => Promise<unknown>
+		) {
+			const before = statements;
+			const start = performance.now();
+			await run(start + (SECONDS * 1000) / SLICES, phase.times);
+			phase.seconds += (performance.now() - start) / 1000;
+			phase.statements += statements - before;
+			phase.actions = phase.times.length;
 		}
-		t = performance.now();
-		await Promise.all(physicians.map(physician));
-		const wall = (performance.now() - t) / 1000;
-		times.sort((a, b) => a - b);
+
+		io.stdout(describe('portal submit ranking + next question (with its view)', portal));
+		io.stdout(describe('raw postgres.js baseline (claim, insert ranking, mark done)', baseline));
+		const ratio = portal.actions / portal.seconds / (baseline.actions / baseline.seconds);
 		io.stdout(
-			`  ranking: submit ranking + next question, ${PHYSICIANS} concurrent physicians, ${times.length.toLocaleString('en')} submissions: median ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms (${Math.round(times.length / wall)} submissions/s)`
+			`  ranking: portal at ${(ratio * 100).toFixed(0)} % of the baseline rate (target ≥ 50 %)`
 		);
 	} finally {
 		await handle.close();
 		await scratch.drop();
 	}
+}
+
+/** The baseline's queue: one pending slot per (question, rater), beside the portal's tables. */
+async function prepareBaseline(sql: postgres.Sql) {
+	await sql`create table bench_slot (
+		id integer generated always as identity primary key,
+		question_id integer not null,
+		state text not null default 'pending')`;
+	await sql`create index bench_slot_pending on bench_slot (id) where state = 'pending'`;
+	await sql`create table bench_ranking_entry (
+		slot_id integer not null references bench_slot (id),
+		candidate smallint not null,
+		rank smallint not null,
+		tag text not null)`;
+	await sql`insert into bench_slot (question_id)
+		select g % ${QUESTIONS} from generate_series(1, 200000) g`;
+	await sql`analyze bench_slot`;
+}
+
+/** The minimum statements of the job: 5 (BEGIN, claim, insert, mark done, COMMIT). */
+async function baselineAction(sql: postgres.Sql) {
+	await sql.begin(async (tx) => {
+		const [slot] = await tx<{ id: number }[]>`
+			select id from bench_slot where state = 'pending'
+			order by id limit 1 for update skip locked`;
+		if (!slot) throw new Error('the baseline ran out of slots');
+		const rows = Array.from({ length: MODELS + 1 }, (_, i) => ({
+			slot_id: slot.id,
+			candidate: i,
+			rank: i + 1,
+			tag: i < 3 ? 'good' : 'okay'
+		}));
+		await tx`insert into bench_ranking_entry ${tx(rows)}`;
+		await tx`update bench_slot set state = 'done' where id = ${slot.id}`;
+	});
 }

@@ -8,6 +8,7 @@ import { claimNext } from '$lib/server/domain/review/queue';
 import { submitAndNext } from '$lib/server/domain/review/reviews';
 import { setSecondaryShare } from '$lib/server/domain/verification/settings';
 import { benchDatabase } from './database';
+import { seedBenchItems } from './seed';
 import { seedUsers } from '$lib/server/fixtures/review';
 
 const ITEMS = 50_000;
@@ -15,32 +16,6 @@ const REVIEWERS = 50;
 
 function percentile(sorted: number[], p: number) {
 	return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-/** 50,000 items of all seven types in one dataset, written with set-based SQL (seconds, not minutes). */
-export async function seedBenchItems(db: Db): Promise<number> {
-	await db.execute(sql`insert into dataset (name) values ('bench')`);
-	await db.execute(sql`
-		insert into qa_item (dataset_id, item_key, type, paragraph_id, question)
-		select d.id, 'bench-' || g, (enum_range(null::qa_type))[1 + g % 7], 'bench-p' || g,
-			'Bench question ' || g || '?'
-		from generate_series(1, ${ITEMS}) g, dataset d where d.name = 'bench'`);
-	await db.execute(sql`
-		insert into qa_item_version (item_id, version, record, content_hash, type, question, answer, origin)
-		select id, 1, jsonb_build_object('question', question, 'type', type, 'answer', 'True'),
-			md5(id::text), type, question, 'True', 'import'
-		from qa_item`);
-	await db.execute(sql`
-		update qa_item i set current_version_id = v.id from qa_item_version v where v.item_id = i.id`);
-	// What an import does for its items: one primary review task each.
-	await db.execute(sql`insert into review_task (item_id, round) select id, 'primary' from qa_item`);
-	await db.execute(sql`analyze`);
-	const [{ id }] = (await db.execute(
-		sql`select id from dataset where name = 'bench'`
-	)) as unknown as {
-		id: number;
-	}[];
-	return id;
 }
 
 /** Seconds each phase runs (BENCH_SECONDS, default 10). */
@@ -146,7 +121,7 @@ export async function runReviewBench(io: {
 		await migrateDatabase(handle);
 		const db = handle.db;
 		const t = performance.now();
-		const datasetId = await seedBenchItems(db);
+		const datasetId = await seedBenchItems(db, ITEMS);
 		const users = await seedUsers(db, REVIEWERS);
 		// Default share: 45 % of the items get a secondary task after their primary review.
 		await setSecondaryShare(db, users[0].id, { datasetId, share: 0.45, seed: 'bench' });

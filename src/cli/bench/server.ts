@@ -17,7 +17,7 @@ import { randomId } from '$lib/server/ids';
 import type { Role } from '$lib/constants';
 import type { Io } from '../io';
 import { benchDatabase } from './database';
-import { seedBenchItems } from './review';
+import { seedBenchItems } from './seed';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const BUILD_ENTRY = join(ROOT, 'build', 'handler.js');

@@ -21,7 +21,10 @@ const id = z
 const source = z.object(
 	{
 		isbn: z.string().trim().max(TEXT_LIMITS.id, `is longer than ${TEXT_LIMITS.id} characters`),
-		page: z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/).transform(Number)]),
+		page: z
+			.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/).transform(Number)])
+			// The largest page a database integer holds.
+			.refine((page) => page <= 2_147_483_647, 'is larger than 2,147,483,647'),
 		paragraph_id: id
 	},
 	{

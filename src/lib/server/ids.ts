@@ -1,5 +1,4 @@
-import { sha256 } from '@oslojs/crypto/sha2';
-import { encodeHexLowerCase } from '@oslojs/encoding';
+import { hash } from 'node:crypto';
 
 // Lower-case letters and digits without look-alikes (l, o, 0, 1).
 const ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
@@ -16,5 +15,5 @@ export function randomId(length = 24): string {
 
 /** Hex SHA-256 of a UTF-8 string. */
 export function sha256Hex(value: string): string {
-	return encodeHexLowerCase(sha256(new TextEncoder().encode(value)));
+	return hash('sha256', value, 'hex');
 }

@@ -84,15 +84,16 @@ export async function openDatabase(
 	}
 	const { PGlite } = await import('@electric-sql/pglite');
 	const { drizzle } = await import('drizzle-orm/pglite');
+	const extensions = await pgliteExtensions();
 	let client;
 	let release = () => {};
 	if (target === 'memory') {
-		client = new PGlite();
+		client = new PGlite({ extensions });
 	} else {
 		const dir = resolve(target);
 		mkdirSync(dir, { recursive: true });
 		release = lockFolder(dir);
-		client = new PGlite(dir);
+		client = new PGlite({ dataDir: dir, extensions });
 	}
 	await client.waitReady;
 	const db = drizzle(client, { schema, casing: 'snake_case' }) as unknown as Db;
@@ -105,6 +106,15 @@ export async function openDatabase(
 			release();
 		}
 	};
+}
+
+/**
+ * The PostgreSQL extensions the migrations create, as PGlite bundles them (PGlite must load an
+ * extension's code when it opens, before `create extension` can run): pg_trgm for substring search.
+ */
+export async function pgliteExtensions() {
+	const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+	return { pg_trgm };
 }
 
 /** Applies the generated SQL migrations in `drizzle/`. */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, inject } from 'vitest';
 import { count, getTableName, is } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
-import { openDatabase, type DatabaseHandle } from './client';
+import { openDatabase, pgliteExtensions, type DatabaseHandle } from './client';
 import { createScratchDatabase } from './scratch';
 
 export type TestDbKind = 'pglite' | 'postgres';
@@ -30,7 +30,10 @@ export async function createTestDb(
 		const schema = await import('./schema');
 		const { readFile } = await import('node:fs/promises');
 		const dump = await readFile(inject('pgliteTemplate'));
-		const client = new PGlite({ loadDataDir: new Blob([dump]) });
+		const client = new PGlite({
+			loadDataDir: new Blob([dump]),
+			extensions: await pgliteExtensions()
+		});
 		await client.waitReady;
 		return {
 			db: drizzle(client, { schema, casing: 'snake_case' }) as unknown as DatabaseHandle['db'],

@@ -109,7 +109,17 @@ export const qaItem = pgTable(
 		index().on(t.type, t.id),
 		index().on(t.status, t.id),
 		index().on(t.lastImportId, t.id),
-		index().on(t.paragraphId)
+		index().on(t.paragraphId),
+		// The item table pages by keyset on (sort column, id): one index per sortable column.
+		// Questions sort by their first 200 characters (a btree entry must stay under ~2.7 kB).
+		index('qa_item_question_sort').on(sql`left(${t.question}, 200)`, t.id),
+		index().on(t.updatedAt, t.id),
+		index().on(t.finalVerdict, t.id),
+		index().on(t.finalRelevance, t.id),
+		index().on(t.provenance, t.id),
+		// The item table's search: items by their current version, item keys by prefix.
+		index().on(t.currentVersionId),
+		index('qa_item_item_key_prefix').on(sql`${t.itemKey} text_pattern_ops`)
 	]
 );
 export type QaItem = typeof qaItem.$inferSelect;
@@ -147,7 +157,14 @@ export const qaItemVersion = pgTable(
 		reason: text(),
 		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
 	},
-	(t) => [unique().on(t.itemId, t.version), check('version_positive', sql`${t.version} > 0`)]
+	(t) => [
+		unique().on(t.itemId, t.version),
+		check('version_positive', sql`${t.version} > 0`),
+		// Substring search of the item table (pg_trgm). On the versions, which are never updated,
+		// so reviews that change an item's state do not write to these indexes.
+		index('qa_item_version_question_trgm').using('gin', sql`${t.question} gin_trgm_ops`),
+		index('qa_item_version_answer_trgm').using('gin', sql`${t.answer} gin_trgm_ops`)
+	]
 );
 export type QaItemVersion = typeof qaItemVersion.$inferSelect;
 

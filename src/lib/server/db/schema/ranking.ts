@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
 	boolean,
 	check,
+	foreignKey,
 	index,
 	integer,
 	jsonb,
@@ -108,8 +109,9 @@ export type Candidate = typeof candidate.$inferSelect;
 
 /**
  * A physician's own question order in a study: questions are presented by ascending
- * md5(orderSeed || ':' || study question id) (see ranking/queue.ts `questionOrderKey`), so fatigue
- * does not fall on the same questions for everyone. Created at the physician's first claim.
+ * md5(orderSeed || ':' || study question id), stored per physician in `study_physician_question`,
+ * so fatigue does not fall on the same questions for everyone. Created at the physician's first
+ * claim.
  */
 export const studyPhysician = pgTable(
 	'study_physician',
@@ -121,9 +123,40 @@ export const studyPhysician = pgTable(
 			.notNull()
 			.references(() => user.id),
 		orderSeed: text().notNull(),
-		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+		/** When `study_physician_question` was filled from the seed (null: not yet). */
+		queuedAt: timestamp({ withTimezone: true }),
+		/** Questions presented so far (expired leases count): the last `presentationPosition`. */
+		presented: integer().notNull().default(0)
 	},
 	(t) => [primaryKey({ columns: [t.studyId, t.physicianId] })]
+);
+
+/**
+ * The questions of a study a physician has not been given yet, in their seeded order:
+ * `position` ranks md5(orderSeed || ':' || study question id) ascending (bytewise, ties by id),
+ * as `questionOrder` in ranking/shuffle.ts does. Filled once from the seed at the physician's first
+ * claim and emptied as they claim, so a claim reads the head of this key instead of hashing and
+ * sorting every question of the study.
+ */
+export const studyPhysicianQuestion = pgTable(
+	'study_physician_question',
+	{
+		studyId: integer().notNull(),
+		physicianId: text().notNull(),
+		position: integer().notNull(),
+		studyQuestionId: integer()
+			.notNull()
+			.references(() => studyQuestion.id)
+	},
+	(t) => [
+		primaryKey({ columns: [t.studyId, t.physicianId, t.position] }),
+		foreignKey({
+			name: 'study_physician_question_physician_fk',
+			columns: [t.studyId, t.physicianId],
+			foreignColumns: [studyPhysician.studyId, studyPhysician.physicianId]
+		})
+	]
 );
 
 /** One physician × one study question, with the shuffle seed and the displayed order. */

@@ -42,24 +42,36 @@ export function warningCount(warnings: readonly ImportWarning[]): number {
 	return warnings.reduce((n, w) => n + w.count, 0);
 }
 
-/** One warning of `kind` about `records`, keeping the first of them by name. */
+/**
+ * One warning of `kind` about `count` records (by default all of `records`), keeping the first
+ * of them by name.
+ */
 export function importWarning(
 	kind: ImportWarningKind,
 	message: string,
-	records: RecordError[]
+	records: RecordError[],
+	count = records.length
 ): ImportWarning {
-	return { kind, message, count: records.length, records: records.slice(0, WARNING_RECORDS_KEPT) };
+	return { kind, message, count, records: records.slice(0, WARNING_RECORDS_KEPT) };
 }
 
-/** The warning about records repeated with identical content (each imported once), if any. */
-export function duplicateRecordWarning(records: RecordError[], noun: string): ImportWarning[] {
-	if (!records.length) return [];
-	const n = records.length;
+/**
+ * The warning about records repeated with identical content (each imported once), if any:
+ * `count` of them (by default all of `records`, which may keep only the first few).
+ */
+export function duplicateRecordWarning(
+	records: RecordError[],
+	noun: string,
+	count = records.length
+): ImportWarning[] {
+	if (!count) return [];
+	const n = count;
 	return [
 		importWarning(
 			'duplicate_record',
 			`${n} ${noun}${n === 1 ? ' repeats' : 's repeat'} an earlier one with identical content; each was imported once.`,
-			records
+			records,
+			n
 		)
 	];
 }

@@ -14,6 +14,7 @@ import {
 	warningCount,
 	type ImportCounts
 } from './import-errors';
+import { refreshPlannerStatistics } from './statistics';
 import { TEXT_LIMITS, unstorableStrings } from '../../../schemas/text';
 import { chunk } from '../../db/chunk';
 import type { ImportActor, ImportFile } from './qa-import';
@@ -155,7 +156,7 @@ export async function importPassages(
 	const warnings = duplicateRecordWarning(repeats, 'passage');
 
 	const rows = [...byId.values()];
-	return db.transaction(async (tx) => {
+	const counts = await db.transaction(async (tx) => {
 		const [imp] = await tx
 			.insert(importRecord)
 			.values({
@@ -219,4 +220,6 @@ export async function importPassages(
 		});
 		return { importId: imp.id, total: rows.length, ...counts, warnings };
 	});
+	await refreshPlannerStatistics(db, counts.created + counts.updated, ['passage']);
+	return counts;
 }

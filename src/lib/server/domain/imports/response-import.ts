@@ -13,6 +13,7 @@ import {
 	warningCount,
 	type ImportCounts
 } from './import-errors';
+import { refreshPlannerStatistics } from './statistics';
 import { TEXT_LIMITS, unstorableStrings } from '../../../schemas/text';
 import { chunk } from '../../db/chunk';
 import { contentHash, itemKey } from '../items/fields';
@@ -213,7 +214,7 @@ export async function importResponses(
 	if (pending.length === 0)
 		throw importRejected([{ index: -1, field: '(file)', reason: 'contains no responses' }], 0);
 
-	return db.transaction(async (tx) => {
+	const counts = await db.transaction(async (tx) => {
 		const ds = await ensureDataset(tx, options.dataset);
 		const byKey = new Map<string, { id: number; versionId: number }>();
 		const byId = new Map<number, { id: number; versionId: number }>();
@@ -354,6 +355,8 @@ export async function importResponses(
 		});
 		return { importId: imp.id, total: matched.length, models, ...counts, warnings };
 	});
+	await refreshPlannerStatistics(db, counts.created + counts.updated, ['response']);
+	return counts;
 }
 
 function looksLikeJsonl(text: string): boolean {

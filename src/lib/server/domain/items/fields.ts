@@ -4,12 +4,20 @@ import { sha256Hex } from '../../ids';
 
 /** JSON with object keys sorted, so equal records hash equally whatever their key order. */
 export function canonicalJson(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+	if (typeof value === 'string') return JSON.stringify(value);
+	if (Array.isArray(value)) {
+		let out = '[';
+		for (let i = 0; i < value.length; i++) out += (i ? ',' : '') + canonicalJson(value[i]);
+		return `${out}]`;
+	}
 	if (value && typeof value === 'object') {
-		const entries = Object.keys(value as object)
-			.sort()
-			.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-		return `{${entries.join(',')}}`;
+		const object = value as Record<string, unknown>;
+		const keys = Object.keys(object).sort();
+		let out = '{';
+		for (let i = 0; i < keys.length; i++) {
+			out += `${i ? ',' : ''}${JSON.stringify(keys[i])}:${canonicalJson(object[keys[i]])}`;
+		}
+		return `${out}}`;
 	}
 	return JSON.stringify(value ?? null);
 }

@@ -1,20 +1,7 @@
-import {
-	and,
-	asc,
-	count,
-	desc,
-	eq,
-	exists,
-	ilike,
-	isNull,
-	not,
-	or,
-	sql,
-	type SQL
-} from 'drizzle-orm';
+import { and, count, desc, eq, exists, isNull, not, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { listQuerySchema } from '../../../schemas/list-query';
-import type { Db } from '../../db/client';
+import { rowsOf, type Db } from '../../db/client';
 import { importRecord, model, passage, qaItem, qaItemVersion, response } from '../../db/schema';
 import {
 	ITEM_OUTCOMES,
@@ -26,18 +13,22 @@ import {
 	type ItemOutcome
 } from '../../../constants';
 import { toCsv } from '../../csv';
+import type { RowCount } from '../../../format';
 import { heldSql } from '../verification/held';
+import {
+	SORT_KEYS,
+	decodeCursor,
+	encodeCursor,
+	orderBy,
+	segmentsAfter,
+	sortValue,
+	type Cursor,
+	type Direction,
+	type ItemSort
+} from './keyset';
 
-export const ITEM_SORTS = [
-	'id',
-	'type',
-	'status',
-	'question',
-	'updatedAt',
-	'finalVerdict',
-	'finalRelevance',
-	'provenance'
-] as const;
+/** The columns the item table sorts by. */
+export const ITEM_SORTS = Object.keys(SORT_KEYS) as [ItemSort, ...ItemSort[]];
 
 // `none` selects items without a value (no final verdict yet, no provenance yet).
 const orNone = <T extends readonly [string, ...string[]]>(values: T) =>
@@ -46,36 +37,35 @@ const orNone = <T extends readonly [string, ...string[]]>(values: T) =>
 		.optional()
 		.catch(undefined);
 const yesNo = z.enum(['yes', 'no']).optional().catch(undefined);
+const cursorParam = z.string().max(400).optional().catch(undefined);
 
-/** Query of the item table: server-side paging, sorting and filtering. */
-export const itemQuerySchema = listQuerySchema(ITEM_SORTS, { sort: 'id' }).extend({
-	type: z.enum(QA_TYPES).optional().catch(undefined),
-	status: z.enum(ITEM_STATUSES).optional().catch(undefined),
-	outcome: z.enum(ITEM_OUTCOMES).optional().catch(undefined),
-	verdict: orNone(VERDICTS),
-	provenance: orNone(PROVENANCES),
-	held: yesNo,
-	passage: z.enum(['present', 'missing']).optional().catch(undefined),
-	importId: z.coerce.number().int().positive().optional().catch(undefined),
-	q: z.string().trim().max(200).optional().catch(undefined)
-});
+/**
+ * Query of the item table: keyset paging (`after` or `before` a row, `page=last`, else the
+ * first page), sorting and filtering. Everything is in the URL, so a page survives a reload and
+ * can be shared.
+ */
+export const itemQuerySchema = listQuerySchema(ITEM_SORTS, { sort: 'id' })
+	.omit({ page: true })
+	.extend({
+		after: cursorParam,
+		before: cursorParam,
+		page: z.literal('last').optional().catch(undefined),
+		type: z.enum(QA_TYPES).optional().catch(undefined),
+		status: z.enum(ITEM_STATUSES).optional().catch(undefined),
+		outcome: z.enum(ITEM_OUTCOMES).optional().catch(undefined),
+		verdict: orNone(VERDICTS),
+		provenance: orNone(PROVENANCES),
+		held: yesNo,
+		passage: z.enum(['present', 'missing']).optional().catch(undefined),
+		importId: z.coerce.number().int().positive().optional().catch(undefined),
+		q: z.string().trim().max(200).optional().catch(undefined)
+	});
 export type ItemQuery = z.infer<typeof itemQuerySchema>;
 
 /** Parses URL search parameters into an item query; bad values fall back to defaults. */
 export function parseItemQuery(params: URLSearchParams): ItemQuery {
 	return itemQuerySchema.parse(Object.fromEntries(params));
 }
-
-const sortColumns = {
-	id: qaItem.id,
-	type: qaItem.type,
-	status: qaItem.status,
-	question: qaItem.question,
-	updatedAt: qaItem.updatedAt,
-	finalVerdict: qaItem.finalVerdict,
-	finalRelevance: qaItem.finalRelevance,
-	provenance: qaItem.provenance
-};
 
 const held = heldSql();
 // Subqueries in plain SQL with aliases: drizzle leaves columns unqualified in single-table
@@ -103,6 +93,22 @@ function outcomeFilter(outcome: ItemOutcome): SQL {
 	}
 }
 
+/**
+ * The text search: the item's current question or gold answer contains the words, or its item
+ * key (a hex digest) starts with them. The matching versions come from trigram indexes on the
+ * versions (never updated, so reviews do not write to them), and the items whose current version
+ * they are from the index on `current_version_id`: a single-column semi-join the planner
+ * estimates well, so it starts from a few matches, or walks the sort order for many.
+ */
+function searchFilter(q: string): SQL {
+	const pattern = `%${q.replace(/[\\%_]/g, '\\$&')}%`;
+	const key = q.toLowerCase();
+	const byKey = /^[0-9a-f]{4,}$/.test(key)
+		? sql` union all select sk.current_version_id from "qa_item" sk where sk.item_key like ${key + '%'}`
+		: sql``;
+	return sql`"qa_item"."current_version_id" in (select sv.id from "qa_item_version" sv where sv.question ilike ${pattern} or sv.answer ilike ${pattern}${byKey})`;
+}
+
 function itemFilters(db: Db, query: ItemQuery): SQL | undefined {
 	const filters: SQL[] = [];
 	if (query.type) filters.push(eq(qaItem.type, query.type));
@@ -122,7 +128,7 @@ function itemFilters(db: Db, query: ItemQuery): SQL | undefined {
 		);
 	if (query.held) filters.push(query.held === 'yes' ? held : not(held));
 	if (query.passage) filters.push(query.passage === 'present' ? hasPassage : not(hasPassage));
-	if (query.q) filters.push(ilike(qaItem.question, `%${query.q.replace(/[\\%_]/g, '\\$&')}%`));
+	if (query.q) filters.push(searchFilter(query.q));
 	if (query.importId) {
 		filters.push(
 			exists(
@@ -142,43 +148,143 @@ function itemFilters(db: Db, query: ItemQuery): SQL | undefined {
 const reviewCount = (first: boolean) =>
 	sql<number>`(select count(*)::int from "review" rv where rv.item_id = "qa_item"."id" and rv.revision ${sql.raw(first ? '= 1' : '> 1')})`;
 
-/** Selects one page (or, for the export, one batch) of the filtered, sorted items. */
-async function selectItems(db: Db, query: ItemQuery, limit: number, offset: number) {
-	const order = query.dir === 'desc' ? desc(sortColumns[query.sort]) : asc(sortColumns[query.sort]);
-	const rows = await db
-		.select({
-			id: qaItem.id,
-			itemKey: qaItem.itemKey,
-			type: qaItem.type,
-			status: qaItem.status,
-			question: qaItem.question,
-			paragraphId: qaItem.paragraphId,
-			version: qaItem.currentVersion,
-			updatedAt: qaItem.updatedAt,
-			finalVerdict: qaItem.finalVerdict,
-			finalRelevance: qaItem.finalRelevance,
-			provenance: qaItem.provenance,
-			held: held.mapWith(Boolean),
-			hasPassage: sql<boolean>`${hasPassage}`.mapWith(Boolean),
-			reviews: reviewCount(true).mapWith(Number),
-			amendments: reviewCount(false).mapWith(Number)
-		})
-		.from(qaItem)
-		.where(itemFilters(db, query))
-		.orderBy(order, asc(qaItem.id))
-		.limit(limit)
-		.offset(offset);
-	return rows.map((r) => ({ ...r, outcome: itemOutcome(r) }));
+/**
+ * Up to `limit` items of the filtered table after `cursor` (from the start without one), read in
+ * `dir`: the table's order for `asc`, its reverse for `desc`. At most one statement per segment
+ * (see `segmentsAfter`); usually one.
+ */
+async function scanItems(
+	db: Db,
+	query: ItemQuery,
+	dir: Direction,
+	cursor: Cursor | null,
+	limit: number
+) {
+	const filters = itemFilters(db, query);
+	const rows = [];
+	for (const segment of segmentsAfter(query.sort, dir, cursor)) {
+		const got = await db
+			.select({
+				id: qaItem.id,
+				itemKey: qaItem.itemKey,
+				type: qaItem.type,
+				status: qaItem.status,
+				question: qaItem.question,
+				paragraphId: qaItem.paragraphId,
+				version: qaItem.currentVersion,
+				updatedAt: qaItem.updatedAt,
+				finalVerdict: qaItem.finalVerdict,
+				finalRelevance: qaItem.finalRelevance,
+				provenance: qaItem.provenance,
+				held: held.mapWith(Boolean),
+				hasPassage: sql<boolean>`${hasPassage}`.mapWith(Boolean),
+				reviews: reviewCount(true).mapWith(Number),
+				amendments: reviewCount(false).mapWith(Number),
+				sortValue: sortValue(query.sort)
+			})
+			.from(qaItem)
+			.where(and(segment, filters))
+			.orderBy(...orderBy(query.sort, dir))
+			.limit(limit - rows.length);
+		rows.push(...got);
+		if (rows.length >= limit) break;
+	}
+	return rows.map(({ sortValue: value, ...r }) => ({
+		...r,
+		outcome: itemOutcome(r),
+		cursor: { id: r.id, value } as Cursor
+	}));
 }
-export type ItemRow = Awaited<ReturnType<typeof selectItems>>[number];
 
-/** One page of items with the total count of the filtered set. */
+/** The table's order of a query: `asc` is its sort direction, `desc` the reverse. */
+const reading = (query: ItemQuery, forwards: boolean): Direction =>
+	(query.dir === 'asc') === forwards ? 'asc' : 'desc';
+
+/**
+ * One page of the item table: after `query.after`, before `query.before`, the last page, or the
+ * first. Reads one row more than a page to know whether there is a further one.
+ */
+async function itemPage(db: Db, query: ItemQuery) {
+	const size = query.size;
+	const after = decodeCursor(query.sort, query.after);
+	const before = after ? null : decodeCursor(query.sort, query.before);
+	const backwards = Boolean(before) || query.page === 'last';
+	if (!backwards) {
+		const rows = await scanItems(db, query, reading(query, true), after, size + 1);
+		return { rows: rows.slice(0, size), hasPrevious: Boolean(after), hasNext: rows.length > size };
+	}
+	const rows = await scanItems(db, query, reading(query, false), before, size + 1);
+	// Fewer rows than a page before the cursor: the first page, whole.
+	if (before && rows.length <= size)
+		return itemPage(db, { ...query, before: undefined, page: undefined });
+	return {
+		rows: rows.slice(0, size).reverse(),
+		hasPrevious: rows.length > size,
+		hasNext: Boolean(before)
+	};
+}
+export type ItemRow = Awaited<ReturnType<typeof scanItems>>[number];
+
+/** Filtered sets up to this size are counted exactly; above it, see `countItems`. */
+export const EXACT_COUNT_LIMIT = 1_000;
+
+/**
+ * The number of items the filters select: exact up to `EXACT_COUNT_LIMIT` (counting stops
+ * there, so the cost is bounded); above it the planner's estimate for the unfiltered table
+ * ("about"), which tracks its size from the table's pages and last statistics, and a lower
+ * bound for a filtered set, whose estimate could be far off.
+ */
+export async function countItems(db: Db, query: ItemQuery): Promise<RowCount> {
+	const filters = itemFilters(db, query);
+	if (!filters) {
+		const estimate = await estimateItemCount(db);
+		if (estimate !== null && estimate > 2 * EXACT_COUNT_LIMIT)
+			return { kind: 'about', n: roughly(estimate) };
+	}
+	const capped = db
+		.select({ one: sql`1` })
+		.from(qaItem)
+		.where(filters)
+		.limit(EXACT_COUNT_LIMIT + 1)
+		.as('capped');
+	const [{ n }] = await db.select({ n: count() }).from(capped);
+	if (n <= EXACT_COUNT_LIMIT) return { kind: 'exact', n };
+	return { kind: 'more-than', n: EXACT_COUNT_LIMIT };
+}
+
+/** The planner's row estimate of `qa_item` (statistics scaled to its current size), or null. */
+async function estimateItemCount(db: Db): Promise<number | null> {
+	const [row] = rowsOf<{ n: number | string | null }>(
+		await db.execute(sql`
+			select case when c.reltuples < 0 or c.relpages = 0 then null
+				else c.reltuples / c.relpages * (pg_relation_size(c.oid) / current_setting('block_size')::int) end as n
+			from pg_class c where c.oid = 'qa_item'::regclass`)
+	);
+	return row?.n === null || row?.n === undefined ? null : Number(row.n);
+}
+
+/** Three significant figures: 48,873 → 48,900. */
+function roughly(n: number): number {
+	const step = 10 ** Math.max(0, Math.floor(Math.log10(n)) - 2);
+	return Math.round(n / step) * step;
+}
+
+/**
+ * One page of the item table with the links around it (cursors of its first and last rows) and
+ * the count of the filtered set.
+ */
 export async function listItems(db: Db, query: ItemQuery) {
-	const [rows, [{ total }]] = await Promise.all([
-		selectItems(db, query, query.size, (query.page - 1) * query.size),
-		db.select({ total: count() }).from(qaItem).where(itemFilters(db, query))
-	]);
-	return { rows, total };
+	const [page, total] = await Promise.all([itemPage(db, query), countItems(db, query)]);
+	const first = page.rows[0]?.cursor;
+	const last = page.rows.at(-1)?.cursor;
+	return {
+		rows: page.rows.map(({ cursor: _, ...r }) => r),
+		total,
+		previous: page.hasPrevious && first ? encodeCursor(query.sort, first) : null,
+		next: page.hasNext && last ? encodeCursor(query.sort, last) : null,
+		isFirst: !page.hasPrevious,
+		isLast: !page.hasNext
+	};
 }
 
 /** The columns of the organiser's item export, in order (CSV header and JSON keys). */
@@ -203,8 +309,8 @@ export type ItemExportRow = Record<(typeof ITEM_EXPORT_COLUMNS)[number], unknown
 export async function exportItems(db: Db, query: ItemQuery): Promise<ItemExportRow[]> {
 	const out: ItemExportRow[] = [];
 	const batch = 5000;
-	for (let offset = 0; ; offset += batch) {
-		const rows = await selectItems(db, query, batch, offset);
+	for (let cursor: Cursor | null = null; ;) {
+		const rows = await scanItems(db, query, query.dir, cursor, batch);
 		for (const r of rows)
 			out.push({
 				itemId: r.id,
@@ -222,6 +328,7 @@ export async function exportItems(db: Db, query: ItemQuery): Promise<ItemExportR
 				version: r.version
 			});
 		if (rows.length < batch) return out;
+		cursor = rows[rows.length - 1].cursor;
 	}
 }
 

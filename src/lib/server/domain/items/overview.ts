@@ -4,13 +4,13 @@ import { model, passage, qaItem, response } from '../../db/schema';
 import {
 	ITEM_OUTCOMES,
 	ITEM_STATUSES,
+	QA_TYPES,
 	itemOutcome,
 	type ItemOutcome,
 	type ItemStatus,
 	type QaType
 } from '../../../constants';
 import { heldSql } from '../verification/held';
-import { countItemsByType } from './items';
 
 /** Item counts per type, workflow state and outcome: the one source of every state count. */
 export async function countItemsByStateAndOutcome(db: Db) {
@@ -48,10 +48,13 @@ export function stateAndOutcomeTotals(rows: Counted) {
 	};
 }
 
-/** Counts for the organiser's overview page. */
+/**
+ * Counts for the organiser's overview page: one pass over the items (types, states and outcomes
+ * from the same grouped rows), one over the responses (per model, summing to the total) and the
+ * passages' count.
+ */
 export async function adminOverview(db: Db) {
-	const [byType, counted, byModel, [p], [r]] = await Promise.all([
-		countItemsByType(db),
+	const [counted, byModel, [p]] = await Promise.all([
 		countItemsByStateAndOutcome(db),
 		db
 			.select({ name: model.name, n: count(response.id) })
@@ -59,9 +62,9 @@ export async function adminOverview(db: Db) {
 			.leftJoin(response, eq(response.modelId, model.id))
 			.groupBy(model.name)
 			.orderBy(desc(count(response.id)), model.name),
-		db.select({ n: count() }).from(passage),
-		db.select({ n: count() }).from(response)
+		db.select({ n: count() }).from(passage)
 	]);
+	const byType = countsByType(counted);
 	return {
 		byType,
 		...stateAndOutcomeTotals(counted),
@@ -70,7 +73,15 @@ export async function adminOverview(db: Db) {
 			items: byType.reduce((s, t) => s + t.n, 0),
 			passages: p.n,
 			models: byModel.length,
-			responses: r.n
+			responses: byModel.reduce((s, m) => s + m.n, 0)
 		}
 	};
+}
+
+/** Item counts per type that has items, in the types' order. */
+export function countsByType(rows: Counted): { type: QaType; n: number }[] {
+	return QA_TYPES.map((type) => ({
+		type,
+		n: rows.filter((r) => r.type === type).reduce((n, r) => n + r.n, 0)
+	})).filter((t) => t.n > 0);
 }

@@ -5,6 +5,7 @@ import {
 	assignmentCandidate,
 	candidate,
 	studyPhysician,
+	studyPhysicianQuestion,
 	studyQuestion
 } from '../../db/schema';
 import { describeEachDb } from '../../db/testing';
@@ -236,5 +237,40 @@ describeEachDb('ranking queue', (h) => {
 		if (second.status !== 'assigned') throw new Error('expected an assignment');
 		expect((await assigned(first.publicId)).state).toBe('expired');
 		expect((await assigned(second.publicId)).presentationPosition).toBe(2);
+	});
+	it('fills a stored order once from the seed, also for a physician who already had questions', async () => {
+		const {
+			studyId,
+			doctors: [a]
+		} = await openStudy(5, 1);
+		const questionIds = (
+			await h.db.select({ id: studyQuestion.id }).from(studyQuestion).orderBy(studyQuestion.id)
+		).map((q) => q.id);
+		const first = await claimNext(h.db, studyId, a);
+		if (first.status !== 'assigned') throw new Error('expected an assignment');
+		await h.db.update(assignment).set({ state: 'submitted', leaseExpiresAt: null });
+		const [{ orderSeed }] = await h.db.select().from(studyPhysician);
+		// Stored: the questions not yet given, in seeded order.
+		const queued = await h.db
+			.select()
+			.from(studyPhysicianQuestion)
+			.orderBy(asc(studyPhysicianQuestion.position));
+		const order = questionOrder(questionIds, orderSeed);
+		expect(queued.map((q) => q.studyQuestionId)).toEqual(order.slice(1));
+		// A seed stored before the order was (as older studies have): the next claim fills it,
+		// leaving out the question the physician already had, and positions continue.
+		await h.db.delete(studyPhysicianQuestion);
+		await h.db.update(studyPhysician).set({ queuedAt: null, presented: 0 });
+		const rest: number[] = [];
+		for (;;) {
+			const r = await claimNext(h.db, studyId, a);
+			if (r.status !== 'assigned') break;
+			const got = await assigned(r.publicId);
+			expect(got.presentationPosition).toBe(rest.length + 2);
+			rest.push(got.studyQuestionId);
+			await h.db.update(assignment).set({ state: 'submitted', leaseExpiresAt: null });
+		}
+		expect(rest).toEqual(order.slice(1));
+		expect(await h.db.select().from(studyPhysicianQuestion)).toHaveLength(0);
 	});
 });

@@ -1,6 +1,14 @@
-import { asc, count, eq } from 'drizzle-orm';
+import { asc, count, eq, sql } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
-import { assignment, auditEvent, ranking, rankingEntry, studyQuestion } from '../../db/schema';
+import { rowsOf } from '../../db/client';
+import {
+	assignment,
+	auditEvent,
+	candidate,
+	ranking,
+	rankingEntry,
+	studyQuestion
+} from '../../db/schema';
 import { DomainError } from '../../errors';
 import { describeEachDb } from '../../db/testing';
 import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
@@ -218,5 +226,141 @@ describeEachDb('submitting rankings', (h) => {
 		if (done.next.status === 'assigned') expect(done.next.publicId).not.toBe(publicId);
 		const states = await h.db.select({ state: assignment.state }).from(assignment);
 		expect(states.map((a) => a.state).sort()).toEqual(['leased', 'submitted']);
+	});
+	it('returns the next question blinded with its view, and a retry resumes it without storing twice', async () => {
+		const { good, publicId } = await setUp();
+		const done = await submitRankingAndNext(h.db, doctor, good());
+		if (done.next.status !== 'assigned') throw new Error('expected a next question');
+		const { view } = done.next;
+		expect(view?.assignment).toMatchObject({ publicId: done.next.publicId, state: 'leased' });
+		expect(view?.candidates.map((c) => c.label)).toEqual([
+			'Response A',
+			'Response B',
+			'Response C'
+		]);
+		// Opaque ids only: no candidate database id, no model name, no reference flag.
+		const candidateIds = (await h.db.select({ id: candidate.id }).from(candidate)).map((c) =>
+			String(c.id)
+		);
+		for (const c of view!.candidates) {
+			expect(c.id).toMatch(/^[a-z2-9]{12}$/);
+			expect(candidateIds).not.toContain(c.id);
+			expect(Object.keys(c).sort()).toEqual(['id', 'label', 'text']);
+		}
+		// (Model names as whole words: opaque ids may hold "m2".)
+		expect(JSON.stringify(done).toLowerCase()).not.toMatch(
+			/\bm[12]\b|reference|modelid|responseid|candidateid/
+		);
+
+		const retry = await submitRankingAndNext(h.db, doctor, good());
+		expect(retry).toMatchObject({ rankingId: done.rankingId, duplicate: true });
+		expect(retry.next).toMatchObject({
+			status: 'assigned',
+			publicId: done.next.publicId,
+			resumed: true
+		});
+		expect(await stored()).toEqual({ rankings: 1, entries: 3 });
+		const events = await h.db
+			.select()
+			.from(auditEvent)
+			.where(eq(auditEvent.action, 'ranking.submit'));
+		expect(events).toHaveLength(1);
+		// The audit event records the real candidates (for organisers), in the submitted order.
+		const [a] = await h.db.select().from(assignment).where(eq(assignment.publicId, publicId));
+		const entries = await h.db
+			.select({
+				candidateId: rankingEntry.candidateId,
+				rank: rankingEntry.rank,
+				tag: rankingEntry.tag
+			})
+			.from(rankingEntry)
+			.orderBy(asc(rankingEntry.displayPosition));
+		expect(events[0]).toMatchObject({ actorId: doctor, objectId: String(done.rankingId) });
+		expect(events[0].after).toEqual({ assignmentId: a.id, studyId: done.studyId, entries });
+	});
+
+	it('the database functions hand physicians no model identity', async () => {
+		const { publicId } = await setUp();
+		const raw = rowsOf<{ view: Record<string, Record<string, unknown>> }>(
+			await h.db.execute(sql`select ranking_assignment_view(${publicId}, ${doctor}) as view`)
+		)[0].view;
+		expect(Object.keys(raw).sort()).toEqual(['assignment', 'candidates', 'question', 'study']);
+		for (const c of raw.candidates as unknown as Record<string, unknown>[])
+			expect(Object.keys(c).sort()).toEqual(['id', 'position', 'text']);
+		expect(Object.keys(raw.question).sort()).toEqual(
+			['falseAnswer', 'options', 'reasoning', 'text', 'type'].sort()
+		);
+		expect(JSON.stringify(raw).toLowerCase()).not.toMatch(/\bm[12]\b|reference|model|response_id/);
+		// Another physician gets nothing for it.
+		const [none] = rowsOf<{ view: unknown }>(
+			await h.db.execute(sql`select ranking_assignment_view(${publicId}, ${other}) as view`)
+		);
+		expect(none.view).toBeNull();
+	});
+
+	it('a submission returns expired leases to the queue before leasing the next question', async () => {
+		const { modelIds } = await seedRankingContent(h.db, { count: 2, models: ['m1', 'm2'] });
+		const study = await createStudy(
+			h.db,
+			{ name: 'Lapse', selection: { types: [] }, modelIds, ratersPerQuestion: 1 },
+			organiser,
+			{ confirm: true }
+		);
+		await changeStudyState(h.db, study.id, 'open', organiser, { confirm: true });
+		const t0 = new Date();
+		const minutes = (m: number) => new Date(t0.getTime() + m * 60_000);
+		const idle = await claimNext(h.db, study.id, other, t0);
+		const busy = await claimNext(h.db, study.id, doctor, minutes(29), { view: true });
+		if (idle.status !== 'assigned' || busy.status !== 'assigned') throw new Error('expected two');
+		// At 31 minutes the idle physician's 30-minute lease has run out; the busy one's has not.
+		const done = await submitRankingAndNext(
+			h.db,
+			doctor,
+			{
+				assignmentId: busy.publicId,
+				idempotencyKey: 'lapse-key-1',
+				entries: busy.view!.candidates.map((c, i) => ({
+					candidateId: c.id,
+					rank: i + 1,
+					tag: 'okay'
+				}))
+			},
+			minutes(31)
+		);
+		if (done.next.status !== 'assigned') throw new Error('expected the lapsed question');
+		const [lapsed] = await h.db
+			.select()
+			.from(assignment)
+			.where(eq(assignment.publicId, idle.publicId));
+		const [taken] = await h.db
+			.select()
+			.from(assignment)
+			.where(eq(assignment.publicId, done.next.publicId));
+		expect(lapsed.state).toBe('expired');
+		expect(taken.studyQuestionId).toBe(lapsed.studyQuestionId);
+		expect(taken.presentationPosition).toBe(2);
+		const slots = await h.db
+			.select({ open: studyQuestion.openSlots, completed: studyQuestion.completed })
+			.from(studyQuestion)
+			.where(eq(studyQuestion.studyId, study.id))
+			.orderBy(asc(studyQuestion.id));
+		expect(slots.map((q) => q.open)).toEqual([0, 0]);
+		expect(slots.map((q) => q.completed).sort()).toEqual([0, 1]);
+		// The lapsed lease cannot be submitted any more, and nothing of it is stored.
+		const view = (await getAssignmentView(h.db, idle.publicId, other))!;
+		const late = await refusal(
+			submitRanking(
+				h.db,
+				other,
+				{
+					assignmentId: idle.publicId,
+					idempotencyKey: 'lapse-key-2',
+					entries: view.candidates.map((c, i) => ({ candidateId: c.id, rank: i + 1, tag: 'okay' }))
+				},
+				minutes(32)
+			)
+		);
+		expect(late.code).toBe('not_leased');
+		expect(await h.db.select().from(ranking).where(eq(ranking.physicianId, other))).toHaveLength(0);
 	});
 });

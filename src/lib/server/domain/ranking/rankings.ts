@@ -1,19 +1,11 @@
 import { TAGS } from '../../../constants';
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { rankProblem, tagInconsistencies } from '../../../ranking/rules';
+import { selectValue } from '../../db/call';
 import type { Db, Tx } from '../../db/client';
 import { DomainError } from '../../errors';
-import { recordAudit } from '../audit/audit';
-import { claimNext, type ClaimResult } from './queue';
-import {
-	assignment,
-	assignmentCandidate,
-	ranking,
-	rankingEntry,
-	rankingStudy,
-	studyQuestion
-} from '../../db/schema';
+import { claimArguments, claimNext, claimResult, type ClaimResult, type RawClaim } from './queue';
 import { responseLetter } from './shuffle';
 
 /** Longest accepted time on task: a day, in milliseconds. */
@@ -92,13 +84,163 @@ function invalid(problems: string[]): DomainError {
 	);
 }
 
+/** What a submission is checked against, as `ranking_submission_facts` returns it. */
+interface SubmissionFacts {
+	assignmentId: number;
+	state: 'leased' | 'submitted' | 'expired' | 'released';
+	leaseExpiresAt: string | null;
+	shownAt: string;
+	studyId: number;
+	studyState: 'draft' | 'open' | 'paused' | 'closed';
+	allowTies: boolean;
+	/** The ranking and assignment the idempotency key was already used for, if any. */
+	keyRankingId: number | null;
+	keyAssignmentId: number | null;
+	/** The shown answers' opaque ids and positions, in display order. */
+	shown: { id: string; position: number }[];
+}
+
+type StoredResult =
+	| { status: 'stored' | 'duplicate'; rankingId: number; studyId: number; next?: RawClaim }
+	| { status: 'refused'; facts: SubmissionFacts | null };
+
+/**
+ * Whether a submission can still be stored: a retry of one already stored (same key, same
+ * assignment), a refusal, or null when the assignment is open to it.
+ */
+function standing(facts: SubmissionFacts | null, now: Date): Submitted | DomainError | null {
+	if (!facts) return new DomainError('not_found', 'This question is not yours.');
+	if (facts.keyRankingId !== null && facts.keyAssignmentId === facts.assignmentId)
+		return { rankingId: facts.keyRankingId, studyId: facts.studyId, duplicate: true };
+	if (facts.state === 'submitted')
+		return new DomainError(
+			'already_submitted',
+			'You have already submitted a ranking for this question.'
+		);
+	if (facts.keyRankingId !== null)
+		return new DomainError('conflict', 'The submission key was reused.');
+	if (facts.studyState === 'closed')
+		return new DomainError('locked', 'This study is closed; rankings are no longer accepted.');
+	const lease = facts.leaseExpiresAt ? new Date(facts.leaseExpiresAt) : null;
+	if (facts.state !== 'leased' || !lease || lease <= now)
+		return new DomainError(
+			'not_leased',
+			'Your time for this question ran out and it went back to the queue; nothing was saved.'
+		);
+	return null;
+}
+
+/**
+ * The entries of a complete ranking of the shown answers, or the refusal: every shown answer
+ * once, ranked (a permutation, or competition ranks when the study allows ties) and tagged, and
+ * tags that disagree with the order only when confirmed.
+ */
+function checkedEntries(data: z.output<typeof submissionSchema>, facts: SubmissionFacts) {
+	const byPublic = new Map(facts.shown.map((s) => [s.id, s]));
+	const problems: string[] = [];
+	const seen = new Set<string>();
+	for (const e of data.entries) {
+		if (!byPublic.has(e.candidateId))
+			problems.push('A submitted response is not part of this question.');
+		else if (seen.has(e.candidateId)) problems.push('A response was submitted twice.');
+		seen.add(e.candidateId);
+	}
+	const total = facts.shown.length;
+	if (!problems.length && seen.size !== total)
+		problems.push(`Rank all ${total} responses (${total - seen.size} missing).`);
+	if (problems.length) throw invalid(problems);
+
+	const labelled = data.entries.map((e) => ({
+		...e,
+		label: `Response ${responseLetter(byPublic.get(e.candidateId)!.position)}`
+	}));
+	const rankIssue = rankProblem(
+		labelled.map((e) => e.rank),
+		facts.allowTies
+	);
+	if (rankIssue) problems.push(rankIssue);
+	const untagged = labelled.filter((e) => !e.tag).map((e) => e.label);
+	if (untagged.length)
+		problems.push(`Tag every response good, okay or bad (missing: ${untagged.join(', ')}).`);
+	if (problems.length) throw invalid(problems);
+	if (!data.confirmInconsistent) {
+		const warnings = tagInconsistencies(labelled);
+		if (warnings.length)
+			throw new DomainError(
+				'needs_confirmation',
+				'Some tags disagree with the order; confirm to submit anyway.',
+				{ problems: warnings }
+			);
+	}
+	return labelled.map((e) => ({
+		c: e.candidateId,
+		r: e.rank!,
+		t: e.tag!,
+		m: e.comment?.trim() || null
+	}));
+}
+
+/**
+ * Checks and stores a submission in two statements: the facts it is checked against
+ * (`ranking_submission_facts`), then `ranking_submit`, which stores it under a lock on the
+ * assignment (re-checking that the assignment is still open to it) with the audit event and,
+ * with `claim`, leases the next question in the same transaction.
+ */
+async function store(
+	db: Db | Tx,
+	physicianId: string,
+	input: Submission,
+	now: Date,
+	claim: boolean
+): Promise<Submitted & { next?: ClaimResult }> {
+	const parsed = submissionSchema.safeParse(input);
+	if (!parsed.success)
+		throw invalid(
+			parsed.error.issues.map((i) => `${i.path.join('.') || 'submission'} ${i.message}`)
+		);
+	const data = parsed.data;
+	const facts = await selectValue<SubmissionFacts | null>(
+		db,
+		'ranking_submission_facts',
+		sql`ranking_submission_facts(${data.assignmentId}::text, ${physicianId}::text, ${data.idempotencyKey}::text)`
+	);
+	const found = standing(facts, now);
+	if (found instanceof DomainError) throw found;
+	if (found) {
+		if (!claim) return found;
+		return { ...found, next: await claimNext(db, found.studyId, physicianId, now, { view: true }) };
+	}
+	const entries = checkedEntries(data, facts!);
+	const timeOnTaskMs =
+		data.timeOnTaskMs ??
+		Math.min(MAX_TIME_ON_TASK_MS, now.getTime() - new Date(facts!.shownAt).getTime());
+	const result = await selectValue<StoredResult>(
+		db,
+		'ranking_submit',
+		sql`ranking_submit(${physicianId}::text, ${data.assignmentId}::text, ${data.idempotencyKey}::text, ${timeOnTaskMs}::integer, ${JSON.stringify(entries)}::jsonb, ${now.toISOString()}::timestamptz, ${claim}::boolean, ${claimArguments()})`
+	);
+	if (result.status === 'refused') {
+		// The assignment changed between the two statements (a lease ran out, another tab).
+		const refusal = standing(result.facts, now);
+		throw refusal instanceof DomainError
+			? refusal
+			: new DomainError('conflict', 'This question changed meanwhile; reload it.');
+	}
+	const stored: Submitted = {
+		rankingId: result.rankingId,
+		studyId: result.studyId,
+		duplicate: result.status === 'duplicate'
+	};
+	return result.next ? { ...stored, next: claimResult(result.next) } : stored;
+}
+
 /**
  * Stores a physician's ranking of an assignment: every candidate ranked (a permutation, or
  * competition ranks when the study allows ties) and tagged, with a `ranking.submit` audit event.
  * Retrying with the same idempotency key returns the stored ranking. Refusals are DomainErrors
  * (`invalid` with the problems, `needs_confirmation` with the tag warnings, `not_found`,
  * `already_submitted`, `locked` for a closed study, `not_leased` for a lapsed lease) and store
- * nothing. Runs in the caller's transaction when given one.
+ * nothing.
  */
 export async function submitRanking(
 	db: Db | Tx,
@@ -106,164 +248,22 @@ export async function submitRanking(
 	input: Submission,
 	now = new Date()
 ): Promise<Submitted> {
-	const parsed = submissionSchema.safeParse(input);
-	if (!parsed.success)
-		throw invalid(
-			parsed.error.issues.map((i) => `${i.path.join('.') || 'submission'} ${i.message}`)
-		);
-	const data = parsed.data;
-	return db.transaction(async (tx): Promise<Submitted> => {
-		const [a] = await tx
-			.select({
-				id: assignment.id,
-				state: assignment.state,
-				leaseExpiresAt: assignment.leaseExpiresAt,
-				createdAt: assignment.createdAt,
-				questionId: assignment.studyQuestionId,
-				studyId: rankingStudy.id,
-				studyState: rankingStudy.state,
-				allowTies: rankingStudy.allowTies
-			})
-			.from(assignment)
-			.innerJoin(studyQuestion, eq(studyQuestion.id, assignment.studyQuestionId))
-			.innerJoin(rankingStudy, eq(rankingStudy.id, studyQuestion.studyId))
-			.where(
-				and(eq(assignment.publicId, data.assignmentId), eq(assignment.physicianId, physicianId))
-			)
-			.for('update', { of: assignment });
-		if (!a) throw new DomainError('not_found', 'This question is not yours.');
-
-		const [previous] = await tx
-			.select({ id: ranking.id, assignmentId: ranking.assignmentId })
-			.from(ranking)
-			.where(eq(ranking.idempotencyKey, data.idempotencyKey));
-		if (previous?.assignmentId === a.id)
-			return { rankingId: previous.id, studyId: a.studyId, duplicate: true };
-		if (a.state === 'submitted')
-			throw new DomainError(
-				'already_submitted',
-				'You have already submitted a ranking for this question.'
-			);
-		if (previous) throw new DomainError('conflict', 'The submission key was reused.');
-		if (a.studyState === 'closed')
-			throw new DomainError('locked', 'This study is closed; rankings are no longer accepted.');
-		if (a.state !== 'leased' || !a.leaseExpiresAt || a.leaseExpiresAt <= now)
-			throw new DomainError(
-				'not_leased',
-				'Your time for this question ran out and it went back to the queue; nothing was saved.'
-			);
-
-		const shown = await tx
-			.select({
-				publicId: assignmentCandidate.publicId,
-				candidateId: assignmentCandidate.candidateId,
-				position: assignmentCandidate.position
-			})
-			.from(assignmentCandidate)
-			.where(eq(assignmentCandidate.assignmentId, a.id))
-			.orderBy(assignmentCandidate.position);
-		const byPublic = new Map(shown.map((s) => [s.publicId, s]));
-		const problems: string[] = [];
-		const seen = new Set<string>();
-		for (const e of data.entries) {
-			if (!byPublic.has(e.candidateId))
-				problems.push('A submitted response is not part of this question.');
-			else if (seen.has(e.candidateId)) problems.push('A response was submitted twice.');
-			seen.add(e.candidateId);
-		}
-		if (!problems.length && seen.size !== shown.length)
-			problems.push(`Rank all ${shown.length} responses (${shown.length - seen.size} missing).`);
-		if (problems.length) throw invalid(problems);
-
-		const labelled = data.entries.map((e) => ({
-			...e,
-			label: `Response ${responseLetter(byPublic.get(e.candidateId)!.position)}`
-		}));
-		const rankIssue = rankProblem(
-			labelled.map((e) => e.rank),
-			a.allowTies
-		);
-		if (rankIssue) problems.push(rankIssue);
-		const untagged = labelled.filter((e) => !e.tag).map((e) => e.label);
-		if (untagged.length)
-			problems.push(`Tag every response good, okay or bad (missing: ${untagged.join(', ')}).`);
-		if (problems.length) throw invalid(problems);
-		if (!data.confirmInconsistent) {
-			const warnings = tagInconsistencies(labelled);
-			if (warnings.length)
-				throw new DomainError(
-					'needs_confirmation',
-					'Some tags disagree with the order; confirm to submit anyway.',
-					{ problems: warnings }
-				);
-		}
-
-		const timeOnTaskMs =
-			data.timeOnTaskMs ?? Math.min(MAX_TIME_ON_TASK_MS, now.getTime() - a.createdAt.getTime());
-		const [stored] = await tx
-			.insert(ranking)
-			.values({
-				assignmentId: a.id,
-				physicianId,
-				idempotencyKey: data.idempotencyKey,
-				timeOnTaskMs,
-				displayedOrder: shown.map((s) => s.candidateId),
-				submittedAt: now
-			})
-			.returning({ id: ranking.id });
-		await tx.insert(rankingEntry).values(
-			labelled.map((e) => {
-				const s = byPublic.get(e.candidateId)!;
-				return {
-					rankingId: stored.id,
-					candidateId: s.candidateId,
-					rank: e.rank!,
-					tag: e.tag!,
-					comment: e.comment?.trim() || null,
-					displayPosition: s.position + 1
-				};
-			})
-		);
-		await tx
-			.update(assignment)
-			.set({ state: 'submitted', submittedAt: now, leaseExpiresAt: null })
-			.where(eq(assignment.id, a.id));
-		await tx
-			.update(studyQuestion)
-			.set({ completed: sql`${studyQuestion.completed} + 1` })
-			.where(eq(studyQuestion.id, a.questionId));
-		await recordAudit(tx, {
-			actorId: physicianId,
-			action: 'ranking.submit',
-			objectType: 'ranking',
-			objectId: stored.id,
-			after: {
-				assignmentId: a.id,
-				studyId: a.studyId,
-				entries: labelled.map((e) => ({
-					candidateId: byPublic.get(e.candidateId)!.candidateId,
-					rank: e.rank,
-					tag: e.tag
-				}))
-			}
-		});
-		return { rankingId: stored.id, studyId: a.studyId, duplicate: false };
-	});
+	const { next: _, ...stored } = await store(db, physicianId, input, now, false);
+	return stored;
 }
 
 /**
- * The "submit + next" of the ranking screen, in one transaction: stores the ranking (see
- * submitRanking) and leases the physician's next question of the same study.
+ * The "submit + next" of the ranking screen: stores the ranking (see submitRanking) and leases
+ * the physician's next question of the same study in the same transaction, returning its
+ * blinded view so the screen can show it without another request. A retry of a stored
+ * submission leases (or resumes) the next question too.
  */
 export async function submitRankingAndNext(
-	db: Db,
+	db: Db | Tx,
 	physicianId: string,
 	input: Submission,
 	now = new Date()
 ): Promise<Submitted & { next: ClaimResult }> {
-	return db.transaction(async (tx) => {
-		const submitted = await submitRanking(tx, physicianId, input, now);
-		const next = await claimNext(tx, submitted.studyId, physicianId, now);
-		return { ...submitted, next };
-	});
+	const result = await store(db, physicianId, input, now, true);
+	return { ...result, next: result.next! };
 }

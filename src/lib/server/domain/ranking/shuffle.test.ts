@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { responseLetter, seededShuffle } from './shuffle';
+import { responseLetter, seededPermutations, seededShuffle } from './shuffle';
 
 const ids = [11, 12, 13, 14, 15, 16, 17, 18];
 
@@ -29,5 +29,19 @@ describe('seededShuffle', () => {
 
 	it('labels positions with letters', () => {
 		expect([0, 1, 7].map(responseLetter)).toEqual(['A', 'B', 'H']);
+	});
+});
+
+describe('seededPermutations', () => {
+	it('is the seeded shuffle of n indices for every n, one after the other', () => {
+		for (const seed of ['seed-1', 'another seed', 'x']) {
+			const all = seededPermutations(seed, 26);
+			expect(all).toHaveLength((26 * 27) / 2);
+			for (let n = 1; n <= 26; n++) {
+				const start = (n * (n - 1)) / 2;
+				const indices = Array.from({ length: n }, (_, i) => i);
+				expect(all.slice(start, start + n)).toEqual(seededShuffle(indices, seed));
+			}
+		}
 	});
 });

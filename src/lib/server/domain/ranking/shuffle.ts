@@ -1,13 +1,18 @@
 import { createHash } from 'node:crypto';
 import { sha256 } from '@oslojs/crypto/sha2';
 
+/** The initial state of the PRNG of `seed`: the first 4 bytes of its SHA-256, little-endian. */
+function initialState(seed: string): number {
+	const digest = sha256(new TextEncoder().encode(seed));
+	return (digest[0] | (digest[1] << 8) | (digest[2] << 16) | (digest[3] << 24)) >>> 0;
+}
+
 /**
  * A small deterministic PRNG (mulberry32) seeded from the SHA-256 of a seed string, so the
  * displayed order of an assignment can be recomputed from its stored seed.
  */
-function prng(seed: string): () => number {
-	const digest = sha256(new TextEncoder().encode(seed));
-	let state = (digest[0] | (digest[1] << 8) | (digest[2] << 16) | (digest[3] << 24)) >>> 0;
+function mulberry32(initial: number): () => number {
+	let state = initial;
 	return () => {
 		state = (state + 0x6d2b79f5) >>> 0;
 		let t = state;
@@ -17,14 +22,35 @@ function prng(seed: string): () => number {
 	};
 }
 
-/** Fisher–Yates shuffle driven by `seed`: the same seed always gives the same order. */
-export function seededShuffle<T>(items: readonly T[], seed: string): T[] {
+function fisherYates<T>(items: readonly T[], next: () => number): T[] {
 	const out = [...items];
-	const next = prng(seed);
 	for (let i = out.length - 1; i > 0; i--) {
 		const j = Math.floor(next() * (i + 1));
 		[out[i], out[j]] = [out[j], out[i]];
 	}
+	return out;
+}
+
+/** Fisher–Yates shuffle driven by `seed`: the same seed always gives the same order. */
+export function seededShuffle<T>(items: readonly T[], seed: string): T[] {
+	return fisherYates(items, mulberry32(initialState(seed)));
+}
+
+/**
+ * `seededShuffle` of the indices 0..n-1 for every n from 1 to `max`, concatenated (the one for n
+ * starts at n(n-1)/2): the order of n items under `seed` whatever n turns out to be, with one
+ * hash of the seed for all.
+ */
+export function seededPermutations(seed: string, max: number): number[] {
+	const initial = initialState(seed);
+	const out: number[] = [];
+	for (let n = 1; n <= max; n++)
+		out.push(
+			...fisherYates(
+				Array.from({ length: n }, (_, i) => i),
+				mulberry32(initial)
+			)
+		);
 	return out;
 }
 

@@ -1,7 +1,8 @@
 import { count, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/client';
-import { dispute, reviewTask } from '../../db/schema';
+import { dispute } from '../../db/schema';
+import type { ReviewRound } from '../../../constants';
 import { countItemsByStateAndOutcome, stateAndOutcomeTotals } from '../items/overview';
 
 /** Median of a numeric list (null when empty). */
@@ -13,17 +14,29 @@ export function median(values: number[]): number | null {
 }
 
 /**
+ * Tasks waiting (pending) and in hand (leased) per round: each read from its partial index
+ * (`review_task_claimable`, `review_task_leased`), so done tasks, the bulk of a finished
+ * dataset, are never read.
+ */
+async function queueDepth(db: Db) {
+	const rows = rowsOf<{ round: ReviewRound; state: 'pending' | 'leased'; n: number | string }>(
+		await db.execute(sql`
+			select round, 'pending' as state, count(*) as n from "review_task" where state = 'pending' group by round
+			union all
+			select round, 'leased' as state, count(*) as n from "review_task" where state = 'leased' group by round`)
+	);
+	return rows.map((r) => ({ round: r.round, state: r.state, n: Number(r.n) }));
+}
+
+/**
  * The organiser's progress view: items per workflow state and per outcome (by type), queue depth
- * per round, reviews and median time on task per reviewer (first revisions only), items awaiting
+ * per round (tasks pending and leased), reviews and median time on task per reviewer (first revisions only), items awaiting
  * adjudication and disputes waiting.
  */
 export async function verificationProgress(db: Db) {
 	const [counted, queue, perReviewerRows, disputes] = await Promise.all([
 		countItemsByStateAndOutcome(db),
-		db
-			.select({ round: reviewTask.round, state: reviewTask.state, n: count() })
-			.from(reviewTask)
-			.groupBy(reviewTask.round, reviewTask.state),
+		queueDepth(db),
 		db.execute(sql`
 			select u.pseudonym, u.display_name as name, count(*)::int as reviews,
 				percentile_cont(0.5) within group (order by r.time_on_task_ms) as median_ms

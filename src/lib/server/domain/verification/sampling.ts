@@ -59,7 +59,9 @@ export function stratifiedSample(
 ): Set<number> {
 	const byType = new Map<QaType, number[]>();
 	for (const item of [...items].sort((a, b) => a.id - b.id)) {
-		byType.set(item.type, [...(byType.get(item.type) ?? []), item.id]);
+		const ids = byType.get(item.type);
+		if (ids) ids.push(item.id);
+		else byType.set(item.type, [item.id]);
 	}
 	const types = [...byType.keys()].sort();
 	const counts = apportion(
@@ -108,7 +110,11 @@ function shuffled(ids: number[], seed: string): number[] {
 
 function groupByType<T extends { type: QaType }>(items: T[]): [QaType, T[]][] {
 	const groups = new Map<QaType, T[]>();
-	for (const item of items) groups.set(item.type, [...(groups.get(item.type) ?? []), item]);
+	for (const item of items) {
+		const group = groups.get(item.type);
+		if (group) group.push(item);
+		else groups.set(item.type, [item]);
+	}
 	return [...groups].sort(([a], [b]) => (a < b ? -1 : 1));
 }
 

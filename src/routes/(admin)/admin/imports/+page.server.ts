@@ -3,7 +3,11 @@ import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import type { ImportCounts } from '$lib/server/domain/imports/import-errors';
 import { importPassages } from '$lib/server/domain/imports/passage-import';
-import { importQaFiles, type ImportFile } from '$lib/server/domain/imports/qa-import';
+import {
+	importQaFiles,
+	type ImportFile,
+	type StreamedFile
+} from '$lib/server/domain/imports/qa-import';
 import { importResponses } from '$lib/server/domain/imports/response-import';
 import { listImports } from '$lib/server/domain/items/items';
 import { failWith } from '$lib/server/errors';
@@ -33,6 +37,23 @@ async function read(files: File[]): Promise<ImportFile[]> {
 	return Promise.all(files.map(async (f) => ({ fileName: f.name, text: await f.text() })));
 }
 
+/** An uploaded file's bytes as the import reads them, never decoded to one string. */
+async function* bytesOf(file: File): AsyncGenerator<Uint8Array> {
+	const reader = file.stream().getReader();
+	try {
+		for (;;) {
+			const { done, value } = await reader.read();
+			if (done) return;
+			yield value;
+		}
+	} finally {
+		reader.releaseLock();
+	}
+}
+
+const streamed = (files: File[]): StreamedFile[] =>
+	files.map((f) => ({ fileName: f.name, chunks: bytesOf(f) }));
+
 /** Runs an import and maps its outcome to what the page shows. */
 async function run<K extends string>(kind: K, work: () => Promise<ImportCounts>) {
 	try {
@@ -47,7 +68,7 @@ export const actions: Actions = {
 		const user = requireRole(locals, 'organiser');
 		const input = await readForm(request, qaForm, { extra: { kind: 'qa', ok: false as const } });
 		if (!input.ok) return input.failure;
-		const files = await read(input.data.files);
+		const files = streamed(input.data.files);
 		return run('qa', () =>
 			importQaFiles(getDb(), files, { actor: { userId: user.id, label: user.email } })
 		);

@@ -7,14 +7,10 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 	requireRole(locals, 'organiser', url);
 	const db = getDb();
 	const query = parseItemQuery(url.searchParams);
-	const [{ rows, total }, imports] = await Promise.all([
-		listItems(db, query),
-		listImports(db, 100)
-	]);
+	const [list, imports] = await Promise.all([listItems(db, query), listImports(db, 100)]);
 	return {
 		query,
-		rows,
-		total,
+		...list,
 		imports: imports
 			.filter((i) => i.kind === 'qa')
 			.map((i) => ({ id: i.id, label: `#${i.id} ${i.fileName}` }))

@@ -1,4 +1,5 @@
 import { error, redirect } from '@sveltejs/kit';
+import type { AssignmentView, RankingScreen } from '$lib/ranking/view';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { failWith } from '$lib/server/errors';
@@ -9,10 +10,8 @@ import { getAssignmentView } from '$lib/server/domain/ranking/queue';
 import { rankingFormSchema, submitRankingAndNext } from '$lib/server/domain/ranking/rankings';
 import type { Actions, PageServerLoad } from './$types';
 
-export const load: PageServerLoad = async ({ locals, params, url }) => {
-	const user = requireRole(locals, 'physician', url);
-	const view = await getAssignmentView(getDb(), params.assignment, user.id);
-	if (!view) error(404, 'No such question in your queue.');
+/** The ranking screen of an assignment's view. */
+function screenOf(view: AssignmentView): RankingScreen {
 	const expired =
 		view.assignment.state === 'expired' ||
 		(view.assignment.state === 'leased' &&
@@ -21,14 +20,24 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 		...view,
 		expired,
 		instructionsHtml: renderMarkdown(view.study.instructions),
-		// A fresh key per page view: a resubmitted form (double click, retry) is stored once.
+		// A fresh key per showing: a resubmitted form (double click, retry) is stored once.
 		idempotencyKey: randomId()
 	};
+}
+
+export const load: PageServerLoad = async ({ locals, params, url }) => {
+	const user = requireRole(locals, 'physician', url);
+	const view = await getAssignmentView(getDb(), params.assignment, user.id);
+	if (!view) error(404, 'No such question in your queue.');
+	return screenOf(view);
 };
 
 export const actions: Actions = {
 	submit: async ({ locals, params, request }) => {
 		const user = requireRole(locals, 'physician');
+		// `use:enhance` posts with this header; such a post gets the next question in its result
+		// (one request per ranking), a plain form post the redirect to it.
+		const enhanced = request.headers.get('x-sveltekit-action') === 'true';
 		const input = await readForm(request, rankingFormSchema);
 		if (!input.ok) return input.failure;
 		let next;
@@ -38,6 +47,7 @@ export const actions: Actions = {
 		} catch (e) {
 			return failWith(e, { values: input.values });
 		}
+		if (enhanced && next.status === 'assigned' && next.view) return { next: screenOf(next.view) };
 		redirect(303, next.status === 'assigned' ? `/rank/q/${next.publicId}` : '/rank?finished=1');
 	}
 };
