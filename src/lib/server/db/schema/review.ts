@@ -6,6 +6,7 @@ import {
 	integer,
 	jsonb,
 	pgTable,
+	primaryKey,
 	smallint,
 	text,
 	timestamp,
@@ -115,6 +116,29 @@ export const review = pgTable(
 	]
 );
 export type Review = typeof review.$inferSelect;
+
+/**
+ * Each reviewer's first-revision primary reviews per dataset (`reviewed`) and how many of their
+ * items are in the secondary sample now (`sampled`): what the claim reads to keep a reviewer's
+ * checked share at the dataset's share, in constant time whatever their history. Kept in the
+ * same transaction as every change of those numbers (`review_submit`, `qa_item_mark_sampled`);
+ * `reviewer_tally_refresh` recomputes a dataset's rows from the reviews.
+ */
+export const reviewerTally = pgTable(
+	'reviewer_tally',
+	{
+		userId: text()
+			.notNull()
+			.references(() => user.id),
+		// No foreign key: its check would lock the dataset row, and a first review in a dataset would
+		// wait for (or deadlock with) an import or settings change that holds it.
+		datasetId: integer().notNull(),
+		reviewed: integer().notNull().default(0),
+		sampled: integer().notNull().default(0)
+	},
+	(t) => [primaryKey({ columns: [t.userId, t.datasetId] })]
+);
+export type ReviewerTally = typeof reviewerTally.$inferSelect;
 
 /** The final verdict and relevance recorded by an adjudicator after a disagreement. */
 export const adjudication = pgTable(

@@ -117,7 +117,8 @@ export function leaseOf(row: LeaseRow | undefined): Lease | null {
  * Returns the reviewer's current lease if they hold one, an expired lease of someone else before
  * fresh work, secondary work before primary, fresh work in queue order, or null when nothing is
  * left. Fresh primary work comes from inside or outside the secondary sample so that the
- * reviewer's checked share stays at the dataset's share, falling back to whatever is left. A
+ * reviewer's checked share stays at the dataset's share (read from their `reviewer_tally` row,
+ * migration 0017_reviewer_tally_functions), falling back to whatever is left. A
  * reviewer's own skips and the secondary round of items they reviewed themselves are never
  * offered to them. The lease is audited (`review_task.lease`).
  */

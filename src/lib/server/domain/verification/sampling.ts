@@ -205,12 +205,13 @@ async function loadSampleItems(tx: Tx, datasetId: number): Promise<StoredSampleI
 
 const idArray = (ids: number[]) => sql`${`{${ids.join(',')}}`}::int[]`;
 
+/**
+ * Puts items into or out of the secondary sample, moving their primary reviewers' tallies with
+ * them (`qa_item_mark_sampled`): the only way the sample flag changes.
+ */
 async function markSampled(tx: Tx, ids: number[], sampled: boolean) {
 	if (ids.length === 0) return;
-	await tx
-		.update(qaItem)
-		.set({ inSecondarySample: sampled, updatedAt: sql`now()` })
-		.where(sql`${qaItem.id} = any(${idArray(ids)})`);
+	await tx.execute(sql`select qa_item_mark_sampled(${idArray(ids)}, ${sampled})`);
 }
 
 /**
@@ -427,6 +428,15 @@ export async function planSampleChange(tx: Tx, datasetId: number, share: number,
  * reviewer), and recomputes the outcome of every item whose primary review is in.
  */
 export async function applySamplePlan(tx: Tx, plan: SamplePlan): Promise<void> {
+	// The secondary tasks this changes are locked before the items, in the order a submission
+	// locks its task and then its item: a secondary review submitted meanwhile finishes first
+	// instead of deadlocking with the change.
+	const touched = [...plan.reopen, ...plan.remove];
+	if (touched.length)
+		await tx.execute(sql`
+			select id from ${reviewTask}
+			where round = 'secondary' and item_id = any(${idArray(touched)})
+			order by id for update`);
 	await markSampled(tx, [...plan.add, ...plan.reopen], true);
 	await markSampled(tx, plan.remove, false);
 	if (plan.remove.length)
