@@ -4,7 +4,12 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-import { migrateDatabase, type DatabaseHandle, type Db } from '$lib/server/db/client';
+import {
+	migrateDatabase,
+	pgliteExtensions,
+	type DatabaseHandle,
+	type Db
+} from '$lib/server/db/client';
 import * as schema from '$lib/server/db/schema';
 import { sql } from 'drizzle-orm';
 import { exportItems, itemsCsv, listItems, parseItemQuery } from '$lib/server/domain/items/items';
@@ -53,7 +58,7 @@ async function openCounted(url: string): Promise<CountedHandle> {
 	if (url.startsWith('pglite:')) {
 		const { PGlite } = await import('@electric-sql/pglite');
 		const { drizzle } = await import('drizzle-orm/pglite');
-		const client = new PGlite();
+		const client = new PGlite({ extensions: await pgliteExtensions() });
 		await client.waitReady;
 		return {
 			// Statements through drizzle (BEGIN and COMMIT are not among them).

@@ -163,5 +163,12 @@ describeEachDb('QA import of streamed files', (h) => {
 		);
 		const [items] = await h.db.select({ n: sql<number>`count(*)::int` }).from(qaItem);
 		expect(estimate).toEqual({ items: items.n, versions: items.n });
+		// The search indexes hold the new rows themselves, not in a pending list every search reads.
+		const pending = rowsOf<{ pages: number }>(
+			await h.db.execute(sql`
+				select gin_clean_pending_list(c.oid)::int as pages from pg_class c
+				where c.relname in ('qa_item_version_question_trgm', 'qa_item_version_answer_trgm')`)
+		);
+		expect(pending).toEqual([{ pages: 0 }, { pages: 0 }]);
 	});
 });

@@ -11,7 +11,7 @@ const GROWTH_FOR_ANALYZE = 0.1;
  * planner believes the first table holds (a table never analysed counts as empty), runs ANALYZE
  * on the tables it filled, so that plans and estimated counts (the items page) see the new rows
  * at once instead of after autovacuum's next pass. ANALYZE takes no lock that blocks reads or
- * writes. A failure here (e.g. a role that does not own the tables) does not undo the import.
+ * writes. It also merges the pending entries of the tables' GIN indexes into the indexes. A failure here (e.g. a role that does not own the tables) does not undo the import.
  */
 export async function refreshPlannerStatistics(
 	db: Db,
@@ -28,6 +28,16 @@ export async function refreshPlannerStatistics(
 		const estimate = Math.max(0, Number(row?.estimate ?? 0));
 		if (written < ROWS_FOR_ANALYZE && written < GROWTH_FOR_ANALYZE * estimate) return false;
 		await db.execute(sql.raw(`analyze ${tables.map((t) => `"${t}"`).join(', ')}`));
+		// New rows wait in a GIN index's pending list (the trigram search indexes) until
+		// autovacuum merges them, and every search reads that list meanwhile: merge it now.
+		await db.execute(sql`
+			select gin_clean_pending_list(i.indexrelid) from pg_index i
+			join pg_class c on c.oid = i.indexrelid join pg_am am on am.oid = c.relam
+			where am.amname = 'gin'
+				and i.indrelid = any(array[${sql.join(
+					tables.map((t) => sql`to_regclass(${t})`),
+					sql`, `
+				)}]::regclass[])`);
 		return true;
 	} catch {
 		return false;
