@@ -1,0 +1,2 @@
+ALTER TABLE "assignment_candidate" DROP CONSTRAINT "assignment_candidate_assignmentId_candidateId_unique";--> statement-breakpoint
+ALTER TABLE "assignment_candidate" DROP CONSTRAINT "assignment_candidate_assignmentId_publicId_unique";
