@@ -68,7 +68,6 @@ DECLARE
 	v_assignment integer;
 	v_presented integer;
 	v_n integer;
-	v_found boolean;
 BEGIN
 	IF p_sweep THEN
 		PERFORM ranking_sweep(p_study, p_now);
@@ -124,7 +123,10 @@ BEGIN
 	-- NO KEY UPDATE: the claim changes open_slots only, so it need not wait for, nor skip, questions
 	-- whose rows are merely referenced (key-share locked) by concurrent inserts of assignments.
 	FOR NO KEY UPDATE OF q SKIP LOCKED;
-	v_found := FOUND;
+	IF NOT FOUND THEN
+		-- Nothing is left (the rows walked past stay: there is no next claim to spare them).
+		RETURN jsonb_build_object('status', 'none', 'reason', 'exhausted');
+	END IF;
 	-- The rows this claim walked past whose question is full leave the order (parked, with their
 	-- position) so later claims do not walk past them again: a claim reads the head of the order
 	-- however far the study is. FOR SHARE SKIP LOCKED: a question being reopened by a sweep, or
@@ -134,7 +136,7 @@ BEGIN
 		SELECT pq.position
 		FROM study_physician_question pq JOIN study_question q ON q.id = pq.study_question_id
 		WHERE pq.study_id = p_study AND pq.physician_id = p_physician
-			AND pq.position < coalesce(v_position, 2147483647) AND q.open_slots = 0
+			AND pq.position < v_position AND q.open_slots = 0
 		FOR SHARE OF q SKIP LOCKED
 	), parked AS (
 		DELETE FROM study_physician_question pq USING walked w
@@ -143,9 +145,6 @@ BEGIN
 	)
 	INSERT INTO study_physician_question_parked (study_question_id, physician_id, study_id, position)
 	SELECT study_question_id, physician_id, study_id, position FROM parked;
-	IF NOT v_found THEN
-		RETURN jsonb_build_object('status', 'none', 'reason', 'exhausted');
-	END IF;
 
 	DELETE FROM study_physician_question
 	WHERE study_id = p_study AND physician_id = p_physician AND position = v_position;
