@@ -132,19 +132,26 @@ BEGIN
 	-- however far the study is. FOR SHARE SKIP LOCKED: a question being reopened by a sweep, or
 	-- claimed or completed by another transaction, is left in place this time; one parked here
 	-- makes a reopening sweep wait for this transaction, so it moves the row back.
-	WITH walked AS (
-		SELECT pq.position
-		FROM study_physician_question pq JOIN study_question q ON q.id = pq.study_question_id
-		WHERE pq.study_id = p_study AND pq.physician_id = p_physician
-			AND pq.position < v_position AND q.open_slots = 0
-		FOR SHARE OF q SKIP LOCKED
-	), parked AS (
-		DELETE FROM study_physician_question pq USING walked w
-		WHERE pq.study_id = p_study AND pq.physician_id = p_physician AND pq.position = w.position
-		RETURNING pq.study_question_id, pq.physician_id, pq.study_id, pq.position
-	)
-	INSERT INTO study_physician_question_parked (study_question_id, physician_id, study_id, position)
-	SELECT study_question_id, physician_id, study_id, position FROM parked;
+	-- (Usually the claim takes the head of the order and there is nothing to look at. Ordered and
+	-- limited, so the session's plan walks the order's key instead of joining every question.)
+	IF EXISTS (SELECT 1 FROM study_physician_question
+		WHERE study_id = p_study AND physician_id = p_physician AND position < v_position) THEN
+		WITH walked AS (
+			SELECT pq.position
+			FROM study_physician_question pq JOIN study_question q ON q.id = pq.study_question_id
+			WHERE pq.study_id = p_study AND pq.physician_id = p_physician
+				AND pq.position < v_position AND q.open_slots = 0
+			ORDER BY pq.position
+			LIMIT 1000
+			FOR SHARE OF q SKIP LOCKED
+		), parked AS (
+			DELETE FROM study_physician_question pq USING walked w
+			WHERE pq.study_id = p_study AND pq.physician_id = p_physician AND pq.position = w.position
+			RETURNING pq.study_question_id, pq.physician_id, pq.study_id, pq.position
+		)
+		INSERT INTO study_physician_question_parked (study_question_id, physician_id, study_id, position)
+		SELECT study_question_id, physician_id, study_id, position FROM parked;
+	END IF;
 
 	DELETE FROM study_physician_question
 	WHERE study_id = p_study AND physician_id = p_physician AND position = v_position;
