@@ -16,6 +16,11 @@ const MODELS = 7; // + the reference = 8 answers per question
 const PHYSICIANS = 50;
 /** Length of each measured phase, in seconds (BENCH_SECONDS). */
 const SECONDS = Number(process.env.BENCH_SECONDS) || 10;
+/**
+ * Share of the questions already full when the measure starts (BENCH_FILL, 0 to 0.99): a late
+ * study, where claims pass over questions other physicians have filled.
+ */
+const FILL = Math.min(0.99, Math.max(0, Number(process.env.BENCH_FILL) || 0));
 
 function percentile(sorted: number[], p: number) {
 	return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -74,9 +79,13 @@ export async function runRankingBench(io: Io) {
 			organiser
 		);
 		await changeStudyState(db, study.id, 'open', organiser);
+		if (FILL > 0)
+			// Filled by raters outside the bench: no slot left, k rankings done.
+			await client`update study_question set open_slots = 0, completed = 3
+				where study_id = ${study.id} and random() < ${FILL}`;
 		await prepareBaseline(client);
 		io.stdout(
-			`  ranking: seeded ${QUESTIONS.toLocaleString('en')} questions × ${MODELS + 1} answers and opened the study in ${((performance.now() - t) / 1000).toFixed(1)} s; ${PHYSICIANS} concurrent clients, ${SECONDS} s per phase`
+			`  ranking: seeded ${QUESTIONS.toLocaleString('en')} questions × ${MODELS + 1} answers and opened the study in ${((performance.now() - t) / 1000).toFixed(1)} s; ${PHYSICIANS} concurrent clients, ${SECONDS} s per phase${FILL > 0 ? `; ${Math.round(FILL * 100)} % of the questions full` : ''}`
 		);
 
 		// Each physician's first question (their order is filled from the seed then), unmeasured.

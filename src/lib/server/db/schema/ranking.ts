@@ -159,6 +159,23 @@ export const studyPhysicianQuestion = pgTable(
 	]
 );
 
+/**
+ * Rows of `study_physician_question` whose question had no free slot when the physician's claim
+ * walked past it, kept with their position: a claim moves them here so the next one does not walk
+ * past them again, and the sweep that returns an expired lease of the question moves them back.
+ * Copies of queue rows, keyed for that move (by question).
+ */
+export const studyPhysicianQuestionParked = pgTable(
+	'study_physician_question_parked',
+	{
+		studyQuestionId: integer().notNull(),
+		physicianId: text().notNull(),
+		studyId: integer().notNull(),
+		position: integer().notNull()
+	},
+	(t) => [primaryKey({ columns: [t.studyQuestionId, t.physicianId] })]
+);
+
 /** One physician × one study question, with the shuffle seed and the displayed order. */
 export const assignment = pgTable(
 	'assignment',

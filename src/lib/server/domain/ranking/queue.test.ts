@@ -209,6 +209,61 @@ describeEachDb('ranking queue', (h) => {
 		expect(questionOrder(questionIds, 'seed-1')).not.toEqual(questionOrder(questionIds, 'seed-2'));
 	});
 
+	it('offers only questions with open slots, in seeded order, and reopens a question whose lease expired', async () => {
+		const { studyId, doctors } = await openStudy(10, 1, undefined, 2);
+		const [first, second] = doctors;
+		const questionIds = (
+			await h.db.select({ id: studyQuestion.id }).from(studyQuestion).orderBy(studyQuestion.id)
+		).map((q) => q.id);
+		// The first physician takes six questions (k = 1: they are then full), keeping the last leased.
+		const taken: { id: number; studyQuestionId: number }[] = [];
+		for (let i = 0; i < 6; i++) {
+			const r = await claimNext(h.db, studyId, first);
+			expect(r.status).toBe('assigned');
+			const a = await assigned((r as { publicId: string }).publicId);
+			taken.push(a);
+			if (i < 5)
+				await h.db
+					.update(assignment)
+					.set({ state: 'submitted', leaseExpiresAt: null })
+					.where(eq(assignment.id, a.id));
+		}
+		const full = new Set(taken.map((a) => a.studyQuestionId));
+		// The second physician is offered exactly the other four, in their own seeded order.
+		const got = await claimAll(studyId, second);
+		const [{ orderSeed }] = await h.db
+			.select()
+			.from(studyPhysician)
+			.where(eq(studyPhysician.physicianId, second));
+		const open = questionOrder(questionIds, orderSeed).filter((q) => !full.has(q));
+		expect(got).toEqual(open);
+		expect(await claimNext(h.db, studyId, second)).toEqual({
+			status: 'none',
+			reason: 'exhausted'
+		});
+		// The leased question's time runs out: it is open again, and offered to the second physician.
+		const lapsed = taken[5];
+		await h.db
+			.update(assignment)
+			.set({ leaseExpiresAt: new Date(Date.now() - 60_000) })
+			.where(eq(assignment.id, lapsed.id));
+		const again = await claimNext(h.db, studyId, second);
+		expect(again.status).toBe('assigned');
+		const a = await assigned((again as { publicId: string }).publicId);
+		expect(a.studyQuestionId).toBe(lapsed.studyQuestionId);
+		expect(a.presentationPosition).toBe(open.length + 1);
+		// The physician whose lease ran out never gets that question again; nothing else is open.
+		expect(await claimNext(h.db, studyId, first)).toEqual({ status: 'none', reason: 'exhausted' });
+		await h.db
+			.update(assignment)
+			.set({ state: 'submitted', leaseExpiresAt: null })
+			.where(eq(assignment.id, a.id));
+		expect(await claimNext(h.db, studyId, second)).toEqual({
+			status: 'none',
+			reason: 'exhausted'
+		});
+	});
+
 	it('does not give every physician the same first question', async () => {
 		const { studyId, doctors } = await openStudy(6, 12);
 		const first = await claimEach(studyId, doctors);

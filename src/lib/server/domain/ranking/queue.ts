@@ -1,6 +1,7 @@
 import { asc, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AssignmentView } from '$lib/ranking/view';
 import { selectValue } from '../../db/call';
+import { rememberShown } from './shown';
 import type { Db, Tx } from '../../db/client';
 import { assignment, rankingStudy, studyQuestion } from '../../db/schema';
 import { randomId } from '../../ids';
@@ -140,6 +141,7 @@ export async function claimNext(
 		'ranking_claim',
 		sql`ranking_claim(${studyId}::integer, ${physicianId}::text, ${now.toISOString()}::timestamptz, true, ${options.view ?? false}::boolean, ${claimArguments()})`
 	);
+	rememberShown(physicianId, raw);
 	return claimResult(raw);
 }
 

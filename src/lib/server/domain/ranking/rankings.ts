@@ -6,6 +6,7 @@ import { selectValue } from '../../db/call';
 import type { Db, Tx } from '../../db/client';
 import { DomainError } from '../../errors';
 import { claimArguments, claimNext, claimResult, type ClaimResult, type RawClaim } from './queue';
+import { forgetShown, recallShown, rememberShown, type ShownFacts } from './shown';
 import { responseLetter } from './shuffle';
 
 /** Longest accepted time on task: a day, in milliseconds. */
@@ -135,7 +136,10 @@ function standing(facts: SubmissionFacts | null, now: Date): Submitted | DomainE
  * once, ranked (a permutation, or competition ranks when the study allows ties) and tagged, and
  * tags that disagree with the order only when confirmed.
  */
-function checkedEntries(data: z.output<typeof submissionSchema>, facts: SubmissionFacts) {
+function checkedEntries(
+	data: z.output<typeof submissionSchema>,
+	facts: Pick<SubmissionFacts, 'shown' | 'allowTies'>
+) {
 	const byPublic = new Map(facts.shown.map((s) => [s.id, s]));
 	const problems: string[] = [];
 	const seen = new Set<string>();
@@ -184,7 +188,8 @@ function checkedEntries(data: z.output<typeof submissionSchema>, facts: Submissi
  * Checks and stores a submission in two statements: the facts it is checked against
  * (`ranking_submission_facts`), then `ranking_submit`, which stores it under a lock on the
  * assignment (re-checking that the assignment is still open to it) with the audit event and,
- * with `claim`, leases the next question in the same transaction.
+ * with `claim`, leases the next question in the same transaction. One statement when this
+ * process handed out the assignment (`shown.ts` keeps what it showed): `ranking_submit` alone.
  */
 async function store(
 	db: Db | Tx,
@@ -199,33 +204,46 @@ async function store(
 			parsed.error.issues.map((i) => `${i.path.join('.') || 'submission'} ${i.message}`)
 		);
 	const data = parsed.data;
-	const facts = await selectValue<SubmissionFacts | null>(
-		db,
-		'ranking_submission_facts',
-		sql`ranking_submission_facts(${data.assignmentId}::text, ${physicianId}::text, ${data.idempotencyKey}::text)`
-	);
-	const found = standing(facts, now);
-	if (found instanceof DomainError) throw found;
-	if (found) {
-		if (!claim) return found;
-		return { ...found, next: await claimNext(db, found.studyId, physicianId, now, { view: true }) };
+	// The shown answers of an assignment this process handed out are known (they never change),
+	// so the submission goes to ranking_submit at once: it decides under the lock whether the
+	// assignment is still open to it, and returns the facts of a refusal.
+	let basis: SubmissionFacts | ShownFacts | null = recallShown(data.assignmentId, physicianId);
+	if (!basis) {
+		const facts = await selectValue<SubmissionFacts | null>(
+			db,
+			'ranking_submission_facts',
+			sql`ranking_submission_facts(${data.assignmentId}::text, ${physicianId}::text, ${data.idempotencyKey}::text)`
+		);
+		const found = standing(facts, now);
+		if (found instanceof DomainError) throw found;
+		if (found) {
+			if (!claim) return found;
+			return {
+				...found,
+				next: await claimNext(db, found.studyId, physicianId, now, { view: true })
+			};
+		}
+		basis = facts!;
 	}
-	const entries = checkedEntries(data, facts!);
+	const entries = checkedEntries(data, basis);
 	const timeOnTaskMs =
 		data.timeOnTaskMs ??
-		Math.min(MAX_TIME_ON_TASK_MS, now.getTime() - new Date(facts!.shownAt).getTime());
+		Math.min(MAX_TIME_ON_TASK_MS, now.getTime() - new Date(basis.shownAt).getTime());
 	const result = await selectValue<StoredResult>(
 		db,
 		'ranking_submit',
 		sql`ranking_submit(${physicianId}::text, ${data.assignmentId}::text, ${data.idempotencyKey}::text, ${timeOnTaskMs}::integer, ${JSON.stringify(entries)}::jsonb, ${now.toISOString()}::timestamptz, ${claim}::boolean, ${claimArguments()})`
 	);
 	if (result.status === 'refused') {
+		forgetShown(data.assignmentId);
 		// The assignment changed between the two statements (a lease ran out, another tab).
 		const refusal = standing(result.facts, now);
 		throw refusal instanceof DomainError
 			? refusal
 			: new DomainError('conflict', 'This question changed meanwhile; reload it.');
 	}
+	forgetShown(data.assignmentId);
+	if (result.next) rememberShown(physicianId, result.next);
 	const stored: Submitted = {
 		rankingId: result.rankingId,
 		studyId: result.studyId,
