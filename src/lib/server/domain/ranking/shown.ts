@@ -1,4 +1,13 @@
-import type { RawClaim } from './queue';
+/** The part of a claim's answer that is remembered (a claim, as `queue.ts` returns it). */
+interface ClaimShown {
+	status: string;
+	publicId?: string;
+	view?: {
+		study: { id: number; allowTies: boolean };
+		assignment: { shownAt: string };
+		candidates: { id: string; position: number }[];
+	} | null;
+}
 
 /**
  * What a submission to an assignment is validated against that never changes once the
@@ -23,8 +32,8 @@ const known = new Map<string, ShownFacts>();
  * them, a submission reads them from the database (`ranking_submission_facts`). Whether the
  * assignment is still open to the submission is always decided by the database, under a lock.
  */
-export function rememberShown(physicianId: string, claim: RawClaim) {
-	if (claim.status !== 'assigned' || !claim.view) return;
+export function rememberShown(physicianId: string, claim: ClaimShown) {
+	if (claim.status !== 'assigned' || !claim.view || !claim.publicId) return;
 	const view = claim.view;
 	if (known.size >= LIMIT) known.delete(known.keys().next().value!);
 	known.set(claim.publicId, {
