@@ -6,11 +6,12 @@ import postgres from 'postgres';
 import { createScratchDatabase, type ScratchDatabase } from '../../../src/lib/server/db/scratch';
 import type { E2eAccount } from '../support/accounts';
 import { startServer, type PortalServer } from '../support/portal';
-import { readTemplate } from '../support/template';
+import { readTemplate, type E2eTemplate } from '../support/template';
 
-const template = readTemplate();
+// The global setup builds the template on E2E_DATABASE_URL's server when it is set (read in the
+// hooks, not at load: listing the tests runs no global setup).
 test.skip(
-	template.kind !== 'postgres',
+	!process.env.E2E_DATABASE_URL,
 	'Several portal instances share a PostgreSQL server: set E2E_DATABASE_URL to run this spec.'
 );
 test.describe.configure({ mode: 'serial' });
@@ -24,11 +25,14 @@ const INSTANCE_ENV = { SCORING_LEASE_SECONDS: '2' };
  */
 const POOLER_URL = process.env.E2E_POOLER_URL;
 
+let template: E2eTemplate;
 let database: ScratchDatabase;
 let sql: postgres.Sql;
 const servers: PortalServer[] = [];
 
 test.beforeAll(async () => {
+	template = readTemplate();
+	expect(template.kind).toBe('postgres');
 	database = await createScratchDatabase(template.location, {
 		prefix: 'cliniq_e2e',
 		template: template.name
