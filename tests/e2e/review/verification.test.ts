@@ -163,7 +163,10 @@ test('one verification cycle: seeded sample, keyboard review, blind secondary, a
 		const page = await pageFor(browser, 'organiser');
 		await page.goto('/admin/verification/snapshots');
 		const name = `e2e snapshot ${Date.now()}`;
+		// Hydration restores the field's default name over text typed before it: wait for it.
+		await page.waitForLoadState('networkidle');
 		await page.getByLabel('Name').first().fill(name);
+		await expect(page.getByLabel('Name').first()).toHaveValue(name);
 		await page.getByRole('button', { name: 'Freeze snapshot' }).first().click();
 		await expect(page.getByText('Snapshot frozen.')).toBeVisible();
 		const card = page.locator('.snap', { hasText: name });
