@@ -99,3 +99,42 @@ BEGIN
 	RETURN v_result;
 END
 $$;
+
+--> statement-breakpoint
+
+-- The view tells the physician where they stand in the study (rankings submitted, questions in
+-- all), inside the same statement as before. Body otherwise as before.
+-- What a physician may see of an assignment (null if it is not theirs): opaque ids, letters'
+-- positions and texts only; no model, response or candidate ids and no reference flag.
+CREATE OR REPLACE FUNCTION ranking_assignment_view(p_public_id text, p_physician text)
+RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
+BEGIN
+	RETURN (SELECT jsonb_build_object(
+		'assignment', jsonb_build_object('publicId', a.public_id, 'state', a.state,
+			'leaseExpiresAt', a.lease_expires_at, 'shownAt', a.created_at),
+		'study', jsonb_build_object('id', s.id, 'name', s.name, 'state', s.state,
+			'instructions', s.instructions, 'allowTies', s.allow_ties),
+		'question', jsonb_build_object('type', v.type, 'text', v.question, 'options', v.options,
+			'falseAnswer', v.false_answer, 'reasoning', v.reasoning),
+		-- Where the physician stands in the study: rankings submitted, questions in all.
+		'progress', jsonb_build_object(
+			'ranked', (SELECT count(*)::integer FROM assignment a2
+				JOIN study_question q2 ON q2.id = a2.study_question_id
+				WHERE a2.physician_id = p_physician AND a2.state = 'submitted' AND q2.study_id = q.study_id),
+			'questions', (SELECT count(*)::integer FROM study_question q3 WHERE q3.study_id = q.study_id)),
+		'candidates', (
+			-- Each text looked up by id (a correlated subquery): a join here may be planned, for
+			-- all calls of a session, as a scan of every candidate.
+			SELECT coalesce(jsonb_agg(jsonb_build_object('id', ac.public_id, 'position', ac.position,
+				-- The canonical presentation; candidates frozen before it existed keep their raw text.
+				'text', (SELECT coalesce(c.shown_text, c.text) FROM candidate c WHERE c.id = ac.candidate_id))
+				ORDER BY ac.position), '[]'::jsonb)
+			FROM assignment_candidate ac
+			WHERE ac.assignment_id = a.id))
+	FROM assignment a
+	JOIN study_question q ON q.id = a.study_question_id
+	JOIN ranking_study s ON s.id = q.study_id
+	JOIN qa_item_version v ON v.id = q.item_version_id
+	WHERE a.public_id = p_public_id AND a.physician_id = p_physician);
+END
+$$;
