@@ -190,7 +190,8 @@ export const ERROR_TYPE_LABELS: Record<ErrorType, string> = {
 
 /** One line on what each error type means, shown beside its checkbox. */
 export const ERROR_TYPE_HINTS: Record<ErrorType, string> = {
-	intrinsic_hallucination: 'contradicts the source or the reference',
+	// Worded without "reference": physicians must not learn that a gold answer is among those shown.
+	intrinsic_hallucination: 'contradicts the source or established medical knowledge',
 	extrinsic_hallucination: 'adds a claim nothing supports',
 	omission: 'leaves out something essential',
 	other: 'another kind of error'
