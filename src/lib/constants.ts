@@ -90,6 +90,21 @@ export const ASSIGNMENT_STATES = ['leased', 'submitted', 'expired', 'released'] 
 export const TAGS = ['good', 'okay', 'bad'] as const;
 export type Tag = (typeof TAGS)[number];
 
+/**
+ * What is wrong with a ranked answer tagged okay or bad (optional, several allowed): the error
+ * classes of ClinIQLink's analysis of model answers.
+ */
+export const ERROR_TYPES = [
+	'intrinsic_hallucination',
+	'extrinsic_hallucination',
+	'omission',
+	'other'
+] as const;
+export type ErrorType = (typeof ERROR_TYPES)[number];
+
+/** Tags an error type may accompany (a good answer has none). */
+export const TAGS_WITH_ERRORS: readonly Tag[] = ['okay', 'bad'];
+
 export const SCORING_MODES = ['official', 'corrected'] as const;
 
 export const JOB_STATES = ['queued', 'running', 'done', 'failed'] as const;
@@ -165,6 +180,22 @@ export const PROVENANCE_LABELS: Record<Provenance, string> = {
 };
 
 export const TAG_LABELS: Record<Tag, string> = { good: 'Good', okay: 'Okay', bad: 'Bad' };
+
+export const ERROR_TYPE_LABELS: Record<ErrorType, string> = {
+	intrinsic_hallucination: 'Intrinsic hallucination',
+	extrinsic_hallucination: 'Extrinsic hallucination',
+	omission: 'Omission',
+	other: 'Other error'
+};
+
+/** One line on what each error type means, shown beside its checkbox. */
+export const ERROR_TYPE_HINTS: Record<ErrorType, string> = {
+	// Worded without "reference": physicians must not learn that a gold answer is among those shown.
+	intrinsic_hallucination: 'contradicts the source or established medical knowledge',
+	extrinsic_hallucination: 'adds a claim nothing supports',
+	omission: 'leaves out something essential',
+	other: 'another kind of error'
+};
 
 export const STUDY_STATE_LABELS: Record<StudyState, string> = {
 	draft: 'Draft',

@@ -27,6 +27,8 @@ export interface AssignmentView {
 		falseAnswer: string | null;
 		reasoning: string[];
 	};
+	/** Where the physician stands in the study: rankings submitted, and questions in all. */
+	progress: { ranked: number; questions: number };
 	candidates: { id: string; label: string; text: string }[];
 }
 

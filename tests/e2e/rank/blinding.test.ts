@@ -56,7 +56,13 @@ test('nothing a physician can fetch names a model or marks the reference', async
 	const form = Object.fromEntries(candidates.map((c, i) => [`tag.${c}`, i ? 'okay' : 'good']));
 	for (const enhanced of [true, false]) {
 		const response = await page.request.post(`${question}?/submit`, {
-			form: { ...form, idempotencyKey: 'blinding-test-key', [`rank.${candidates[0]}`]: '1' },
+			form: {
+				...form,
+				idempotencyKey: 'blinding-test-key',
+				[`rank.${candidates[0]}`]: '1',
+				// An error type on an okay answer travels by its blinded id too.
+				[`errorType.${candidates[1]}`]: 'omission'
+			},
 			headers: {
 				origin,
 				...(enhanced ? { 'x-sveltekit-action': 'true', accept: 'application/json' } : {})

@@ -16,6 +16,7 @@ import {
 	STUDY_STATES,
 	ASSIGNMENT_STATES,
 	TAGS,
+	ERROR_TYPES,
 	SCORING_MODES,
 	JOB_STATES,
 	QUEUE_ORDERS
@@ -35,6 +36,7 @@ export const disputeStatus = pgEnum('dispute_status', DISPUTE_STATUSES);
 export const studyState = pgEnum('study_state', STUDY_STATES);
 export const assignmentState = pgEnum('assignment_state', ASSIGNMENT_STATES);
 export const tag = pgEnum('tag', TAGS);
+export const errorType = pgEnum('error_type', ERROR_TYPES);
 export const scoringMode = pgEnum('scoring_mode', SCORING_MODES);
 export const jobState = pgEnum('job_state', JOB_STATES);
 export const queueOrder = pgEnum('queue_order', QUEUE_ORDERS);

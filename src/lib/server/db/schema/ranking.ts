@@ -14,7 +14,7 @@ import {
 	unique
 } from 'drizzle-orm/pg-core';
 import { model, qaItem, qaItemVersion, response } from './content';
-import { assignmentState, studyState, tag } from './enums';
+import { assignmentState, errorType, studyState, tag } from './enums';
 import { user } from './user';
 
 /** A ranking study: questions, candidate models, raters per question and tie policy. */
@@ -262,7 +262,17 @@ export const rankingEntry = pgTable(
 		rank: smallint().notNull(),
 		tag: tag().notNull(),
 		comment: text(),
+		/** What is wrong with an answer tagged okay or bad (optional, distinct values). */
+		errorTypes: errorType()
+			.array()
+			.notNull()
+			.default(sql`'{}'`),
 		displayPosition: smallint().notNull()
 	},
-	(t) => [unique().on(t.rankingId, t.candidateId), check('rank_positive', sql`${t.rank} >= 1`)]
+	(t) => [
+		unique().on(t.rankingId, t.candidateId),
+		check('rank_positive', sql`${t.rank} >= 1`),
+		// A good answer has no error; the database holds this whoever writes.
+		check('error_types_need_fault', sql`${t.tag} <> 'good' or cardinality(${t.errorTypes}) = 0`)
+	]
 );

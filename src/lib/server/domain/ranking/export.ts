@@ -13,13 +13,15 @@ import {
 	user
 } from '../../db/schema';
 import { toCsv } from '../../csv';
+import type { ErrorType } from '../../../constants';
 
 /**
  * Columns of the long table: one row per (ranking, candidate). `presentation_position` is the
  * question's place in the physician's sequence (1 = first shown); `order_seed` reproduces the
  * physician's question order (`questionOrder` in shuffle.ts; empty before orders were seeded).
  * `candidate_text` is the stored raw text, `shown_text` what the physician saw (its canonical
- * presentation).
+ * presentation). `error_types` lists what the physician found wrong with an okay or bad answer
+ * (JSON: an array; CSV: the values joined by `;`, empty for none).
  */
 export const EXPORT_COLUMNS = [
 	'study',
@@ -38,11 +40,15 @@ export const EXPORT_COLUMNS = [
 	'display_position',
 	'rank',
 	'tag',
+	'error_types',
 	'comment',
 	'time_on_task_ms',
 	'submitted_at'
 ] as const;
-export type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string | number | null>;
+export type ExportRow = Record<
+	Exclude<(typeof EXPORT_COLUMNS)[number], 'error_types'>,
+	string | number | null
+> & { error_types: ErrorType[] };
 
 /**
  * Every stored ranking entry of a study as a long table, so any statistic can be recomputed.
@@ -72,6 +78,7 @@ export async function exportRankings(
 			displayPosition: rankingEntry.displayPosition,
 			rank: rankingEntry.rank,
 			tag: rankingEntry.tag,
+			errorTypes: rankingEntry.errorTypes,
 			comment: rankingEntry.comment,
 			timeOnTaskMs: ranking.timeOnTaskMs,
 			submittedAt: ranking.submittedAt
@@ -111,6 +118,7 @@ export async function exportRankings(
 		display_position: r.displayPosition,
 		rank: r.rank,
 		tag: r.tag,
+		error_types: r.errorTypes,
 		comment: r.comment,
 		time_on_task_ms: r.timeOnTaskMs,
 		submitted_at: r.submittedAt.toISOString()
@@ -119,5 +127,8 @@ export async function exportRankings(
 
 /** The long table as CSV (RFC 4180, header line). */
 export function rankingsCsv(rows: ExportRow[]): string {
-	return toCsv([...EXPORT_COLUMNS], rows);
+	return toCsv(
+		[...EXPORT_COLUMNS],
+		rows.map((r) => ({ ...r, error_types: r.error_types.join(';') }))
+	);
 }

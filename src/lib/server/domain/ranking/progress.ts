@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/client';
-import type { StudyState } from '../../../constants';
+import { ERROR_TYPES, TAGS, type ErrorType, type StudyState, type Tag } from '../../../constants';
 
 /** The pace of a study is measured over at most this window … */
 export const PACE_WINDOW_HOURS = 24;
@@ -92,6 +92,64 @@ export interface PhysicianProgress {
 	medianSeconds: number | null;
 }
 
+/** What physicians said of one model's answers (or of the reference answer) in a study. */
+export interface ModelJudgements {
+	/** The model's name, or "reference" for the blinded gold answer. */
+	model: string;
+	/** Ranked answers of this model (one per submitted ranking that showed it). */
+	answers: number;
+	tags: Record<Tag, number>;
+	/** Answers marked with each error type (an answer may have several). */
+	errors: Record<ErrorType, number>;
+}
+
+/**
+ * Per model: how many of its ranked answers were tagged good, okay and bad, and how many were
+ * marked with each error type. Reads one row per (model, tag, error-type set) and adds them up.
+ */
+export async function modelJudgements(db: Db, studyId: number): Promise<ModelJudgements[]> {
+	const rows = rowsOf<{ model: string; tag: Tag; errorTypes: ErrorType[] | string; n: number }>(
+		await db.execute(sql`
+			select case when c.is_reference then 'reference' else m.name end as model, e.tag,
+				e.error_types::text[] as "errorTypes", count(*)::int as n
+			from ranking_entry e
+			join candidate c on c.id = e.candidate_id
+			join study_question q on q.id = c.study_question_id
+			left join model m on m.id = c.model_id
+			where q.study_id = ${studyId}
+			group by 1, 2, 3`)
+	);
+	const byModel = new Map<string, ModelJudgements>();
+	for (const r of rows) {
+		let m = byModel.get(r.model);
+		if (!m) {
+			m = {
+				model: r.model,
+				answers: 0,
+				tags: Object.fromEntries(TAGS.map((t) => [t, 0])) as Record<Tag, number>,
+				errors: Object.fromEntries(ERROR_TYPES.map((t) => [t, 0])) as Record<ErrorType, number>
+			};
+			byModel.set(r.model, m);
+		}
+		m.answers += r.n;
+		m.tags[r.tag] += r.n;
+		for (const t of textArray(r.errorTypes)) m.errors[t as ErrorType] += r.n;
+	}
+	// Models by name, the reference last.
+	return [...byModel.values()].sort(
+		(a, b) =>
+			Number(a.model === 'reference') - Number(b.model === 'reference') ||
+			a.model.localeCompare(b.model)
+	);
+}
+
+/** A text[] as either driver returns it: an array, or (unparsed) its literal `{a,b}`. */
+function textArray(value: string[] | string): string[] {
+	if (Array.isArray(value)) return value;
+	const inner = value.replace(/^\{|\}$/g, '');
+	return inner ? inner.split(',') : [];
+}
+
 /**
  * Per-question and per-physician progress of a study (pseudonyms, not names), and its estimated
  * finish at the recent pace.
@@ -154,5 +212,6 @@ export async function studyProgress(db: Db, studyId: number, now = new Date()) {
 		inWindow: recent[0]?.inWindow ?? 0,
 		recent: recent.map((r) => new Date(r.at))
 	});
-	return { questions, physicians, submitted, target, histogram, estimate };
+	const models = await modelJudgements(db, studyId);
+	return { questions, physicians, submitted, target, histogram, estimate, models };
 }

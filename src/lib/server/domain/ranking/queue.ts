@@ -57,6 +57,7 @@ export interface RawView {
 		options: string[] | null;
 		reasoning: string[] | null;
 	};
+	progress: AssignmentView['progress'];
 	candidates: { id: string; position: number; text: string }[];
 }
 
@@ -87,6 +88,7 @@ export function blindedView(raw: RawView): AssignmentView {
 			falseAnswer: inverse ? raw.question.falseAnswer : null,
 			reasoning: type === 'multi_hop_inverse' ? (raw.question.reasoning ?? []) : []
 		},
+		progress: { ranked: raw.progress.ranked, questions: raw.progress.questions },
 		candidates: raw.candidates.map((c) => ({
 			id: c.id,
 			label: `Response ${responseLetter(c.position)}`,

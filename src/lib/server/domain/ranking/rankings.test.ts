@@ -271,7 +271,8 @@ describeEachDb('submitting rankings', (h) => {
 			.select({
 				candidateId: rankingEntry.candidateId,
 				rank: rankingEntry.rank,
-				tag: rankingEntry.tag
+				tag: rankingEntry.tag,
+				errorTypes: rankingEntry.errorTypes
 			})
 			.from(rankingEntry)
 			.orderBy(asc(rankingEntry.displayPosition));
@@ -284,7 +285,15 @@ describeEachDb('submitting rankings', (h) => {
 		const raw = rowsOf<{ view: Record<string, Record<string, unknown>> }>(
 			await h.db.execute(sql`select ranking_assignment_view(${publicId}, ${doctor}) as view`)
 		)[0].view;
-		expect(Object.keys(raw).sort()).toEqual(['assignment', 'candidates', 'question', 'study']);
+		expect(Object.keys(raw).sort()).toEqual([
+			'assignment',
+			'candidates',
+			'progress',
+			'question',
+			'study'
+		]);
+		// Where the physician stands: counts only.
+		expect(raw.progress).toEqual({ ranked: 0, questions: 2 });
 		for (const c of raw.candidates as unknown as Record<string, unknown>[])
 			expect(Object.keys(c).sort()).toEqual(['id', 'position', 'text']);
 		expect(Object.keys(raw.question).sort()).toEqual(

@@ -1,4 +1,4 @@
-import { TAGS } from '../../../constants';
+import { ERROR_TYPES, TAGS, TAGS_WITH_ERRORS } from '../../../constants';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { rankProblem, tagInconsistencies } from '../../../ranking/rules';
@@ -23,7 +23,12 @@ export const submissionSchema = z.object({
 				candidateId: z.string().min(1).max(64),
 				rank: z.number().int().nullable(),
 				tag: z.enum(TAGS, { error: 'must be good, okay or bad' }).nullable(),
-				comment: z.string().max(5000, 'is longer than 5,000 characters').optional()
+				comment: z.string().max(5000, 'is longer than 5,000 characters').optional(),
+				/** What is wrong with an okay or bad answer (optional; none on a good one). */
+				errorTypes: z
+					.array(z.enum(ERROR_TYPES, { error: 'must be one of the listed error types' }))
+					.max(ERROR_TYPES.length)
+					.optional()
 			})
 		)
 		.min(1)
@@ -33,10 +38,15 @@ export type Submission = z.input<typeof submissionSchema>;
 
 const blankToUndefined = (v: unknown) => (v === '' ? undefined : v);
 const rows = z.record(z.string(), z.string()).default({});
+/** A checkbox group per row: absent, one value, or several. */
+const multiRows = z
+	.record(z.string(), z.union([z.string(), z.array(z.string())]))
+	.default({})
+	.transform((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, [v].flat()])));
 
 /**
- * The ranking form as the screen posts it: `rank.<id>`, `tag.<id>` and `comment.<id>` per shown
- * response (read by `readForm` into records), the idempotency key, the time on task and the
+ * The ranking form as the screen posts it: `rank.<id>`, `tag.<id>`, `comment.<id>` and the
+ * checked `errorType.<id>` boxes per shown response (read by `readForm` into records), the idempotency key, the time on task and the
  * confirmation of inconsistent tags. Gives the submission without the assignment id (the URL's).
  */
 export const rankingFormSchema = z
@@ -46,10 +56,16 @@ export const rankingFormSchema = z
 		confirm: z.preprocess((v) => v === '1', z.boolean()),
 		rank: rows,
 		tag: rows,
-		comment: rows
+		comment: rows,
+		errorType: multiRows
 	})
 	.transform((f): Omit<Submission, 'assignmentId'> => {
-		const ids = new Set([...Object.keys(f.rank), ...Object.keys(f.tag), ...Object.keys(f.comment)]);
+		const ids = new Set([
+			...Object.keys(f.rank),
+			...Object.keys(f.tag),
+			...Object.keys(f.comment),
+			...Object.keys(f.errorType)
+		]);
 		return {
 			idempotencyKey: f.idempotencyKey.trim(),
 			timeOnTaskMs: f.timeOnTaskMs,
@@ -61,7 +77,8 @@ export const rankingFormSchema = z
 					candidateId: id,
 					rank: /^\d+$/.test(rank) ? Number(rank) : null,
 					tag: (tag || null) as Submission['entries'][number]['tag'],
-					comment: (f.comment[id] ?? '').trim()
+					comment: (f.comment[id] ?? '').trim(),
+					errorTypes: (f.errorType[id] ?? []) as Submission['entries'][number]['errorTypes']
 				};
 			})
 		};
@@ -166,6 +183,13 @@ function checkedEntries(
 	const untagged = labelled.filter((e) => !e.tag).map((e) => e.label);
 	if (untagged.length)
 		problems.push(`Tag every response good, okay or bad (missing: ${untagged.join(', ')}).`);
+	const faultless = labelled
+		.filter((e) => e.tag && !TAGS_WITH_ERRORS.includes(e.tag) && e.errorTypes?.length)
+		.map((e) => e.label);
+	if (faultless.length)
+		problems.push(
+			`Error types go with an okay or bad tag only (${faultless.join(', ')} tagged good).`
+		);
 	if (problems.length) throw invalid(problems);
 	if (!data.confirmInconsistent) {
 		const warnings = tagInconsistencies(labelled);
@@ -180,7 +204,8 @@ function checkedEntries(
 		c: e.candidateId,
 		r: e.rank!,
 		t: e.tag!,
-		m: e.comment?.trim() || null
+		m: e.comment?.trim() || null,
+		x: [...new Set(e.errorTypes ?? [])]
 	}));
 }
 
