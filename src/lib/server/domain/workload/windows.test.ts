@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shareOf, workloadWindows } from './windows';
+import { shareOf, sortRows, workloadWindows } from './windows';
 
 describe('workload windows', () => {
 	it('take the UTC calendar day and the ISO week (Monday 00:00 UTC) of the moment', () => {
@@ -35,5 +35,28 @@ describe('workload windows', () => {
 		expect(shareOf(1, 4)).toBe(0.25);
 		expect(shareOf(0, 3)).toBe(0);
 		expect(shareOf(0, 0)).toBeNull();
+	});
+});
+
+describe('sorting a workload table', () => {
+	const rows = [
+		{ pseudonym: 'P-b', share: 0.5 },
+		{ pseudonym: 'P-a', share: null },
+		{ pseudonym: 'P-c', share: 0.1 },
+		{ pseudonym: 'P-d', share: 0.5 }
+	];
+	it('orders by the column both ways, keeps undefined values last and breaks ties by pseudonym', () => {
+		expect(sortRows(rows, 'share', 'asc').map((r) => r.pseudonym)).toEqual([
+			'P-c',
+			'P-b',
+			'P-d',
+			'P-a'
+		]);
+		expect(sortRows(rows, 'share', 'desc').map((r) => r.pseudonym)).toEqual([
+			'P-b',
+			'P-d',
+			'P-c',
+			'P-a'
+		]);
 	});
 });

@@ -37,3 +37,26 @@ export function workloadWindows(now: Date): WorkloadWindows {
 export function shareOf(part: number, whole: number): number | null {
 	return whole > 0 ? part / whole : null;
 }
+
+/**
+ * `rows` sorted by `key` (`dir` ascending or descending); rows whose value is null (undefined:
+ * nothing to measure) go last either way, and ties keep the pseudonym order.
+ */
+export function sortRows<Row extends { pseudonym: string }>(
+	rows: Row[],
+	key: keyof Row,
+	dir: 'asc' | 'desc'
+): Row[] {
+	const sign = dir === 'asc' ? 1 : -1;
+	return [...rows].sort((a, b) => {
+		const x = a[key] as unknown;
+		const y = b[key] as unknown;
+		if (x === null || y === null) {
+			if (x === y) return a.pseudonym.localeCompare(b.pseudonym);
+			return x === null ? 1 : -1;
+		}
+		const order =
+			typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+		return order * sign || a.pseudonym.localeCompare(b.pseudonym);
+	});
+}

@@ -136,7 +136,8 @@ describeEachDb('workload', (h) => {
 			skips: 1,
 			skippedShare: 1 / 5, // 1 skip ÷ (1 skip + 4 reviews)
 			primaryItems: 5,
-			doubleChecked: 2 // items 1 (by B) and 4 (by C)
+			doubleChecked: 2, // items 1 (by B) and 4 (by C)
+			checkedShare: 2 / 5
 		});
 		expect(byId.get(b.id)).toMatchObject({
 			today: 2,
@@ -155,7 +156,8 @@ describeEachDb('workload', (h) => {
 			untimed: 0,
 			skippedShare: null,
 			primaryItems: 0,
-			doubleChecked: 0
+			doubleChecked: 0,
+			checkedShare: null
 		});
 	});
 

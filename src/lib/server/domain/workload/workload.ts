@@ -3,7 +3,7 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/client';
 import { shareOf, workloadWindows, type WorkloadWindows } from './windows';
 
-export { workloadWindows, type WorkloadWindows } from './windows';
+export { sortRows, workloadWindows, type WorkloadWindows } from './windows';
 
 /** One reviewer's work in the windows of `workloadWindows`. */
 export interface ReviewerWorkload {
@@ -28,6 +28,8 @@ export interface ReviewerWorkload {
 	primaryItems: number;
 	/** Of those, items with a secondary review submitted by another reviewer. */
 	doubleChecked: number;
+	/** doubleChecked ÷ primaryItems, null when they gave no primary review. */
+	checkedShare: number | null;
 }
 
 /** One physician's work in the windows of `workloadWindows`. */
@@ -121,7 +123,8 @@ export async function reviewerWorkload(db: Db, w: WorkloadWindows): Promise<Revi
 			skips,
 			skippedShare: shareOf(skips, skips + week),
 			primaryItems: Number(r.primary_items),
-			doubleChecked: Number(r.double_checked)
+			doubleChecked: Number(r.double_checked),
+			checkedShare: shareOf(Number(r.double_checked), Number(r.primary_items))
 		};
 	});
 }
