@@ -5,9 +5,9 @@ import { sortRows, workload } from '$lib/server/domain/workload/workload';
 import type { PageServerLoad } from './$types';
 
 // Header ids of the two tables and the row field each sorts by: one `sort` parameter, so the
-// table whose header was chosen is sorted and the other keeps the pseudonym order.
+// table whose header was chosen is sorted and the other keeps the order by name.
 const reviewerSorts = {
-	'r-name': 'pseudonym',
+	'r-name': 'name',
 	'r-today': 'today',
 	'r-week': 'week',
 	'r-median': 'medianMs',
@@ -15,7 +15,7 @@ const reviewerSorts = {
 	'r-checked': 'checkedShare'
 } as const;
 const physicianSorts = {
-	'p-name': 'pseudonym',
+	'p-name': 'name',
 	'p-today': 'today',
 	'p-week': 'week',
 	'p-median': 'medianMs',
@@ -36,8 +36,8 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 	requireRole(locals, 'organiser', url);
 	const query = querySchema.parse(Object.fromEntries(url.searchParams));
 	const { windows, reviewers, physicians } = await workload(getDb(), new Date());
-	const reviewerKey = reviewerSorts[query.sort as keyof typeof reviewerSorts] ?? 'pseudonym';
-	const physicianKey = physicianSorts[query.sort as keyof typeof physicianSorts] ?? 'pseudonym';
+	const reviewerKey = reviewerSorts[query.sort as keyof typeof reviewerSorts] ?? 'name';
+	const physicianKey = physicianSorts[query.sort as keyof typeof physicianSorts] ?? 'name';
 	return {
 		query,
 		windows,
