@@ -50,6 +50,10 @@ test.use({
 	}
 });
 
+// The first test also starts this file's portal, whose database gets the demo judgements and a
+// scoring run first: on a busy machine that alone can take most of the default 30 s.
+test.describe.configure({ timeout: 120_000 });
+
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 /** Fails listing every serious or critical violation: rule, impact, element and what to do. */
