@@ -67,17 +67,22 @@ export const reviewTask = pgTable(
 export type ReviewTask = typeof reviewTask.$inferSelect;
 
 /** A skip or release of a task, kept for the record. */
-export const taskSkip = pgTable('task_skip', {
-	id: integer().primaryKey().generatedAlwaysAsIdentity(),
-	taskId: integer()
-		.notNull()
-		.references(() => reviewTask.id),
-	userId: text()
-		.notNull()
-		.references(() => user.id),
-	reason: text(),
-	createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
-});
+export const taskSkip = pgTable(
+	'task_skip',
+	{
+		id: integer().primaryKey().generatedAlwaysAsIdentity(),
+		taskId: integer()
+			.notNull()
+			.references(() => reviewTask.id),
+		userId: text()
+			.notNull()
+			.references(() => user.id),
+		reason: text(),
+		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+	},
+	// The workload view counts one reviewer's skips in a week.
+	(t) => [index().on(t.userId, t.createdAt)]
+);
 
 /** One reviewer's judgement of one item version in one round. Amendments add a revision. */
 export const review = pgTable(

@@ -1,0 +1,1 @@
+CREATE INDEX "task_skip_user_id_created_at_index" ON "task_skip" USING btree ("user_id","created_at");
