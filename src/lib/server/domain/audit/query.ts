@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, gte, like, lt, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
+import { alias } from 'drizzle-orm/pg-core';
 import { auditEvent, user } from '../../db/schema';
 
 /** Events per page of the audit log. */
@@ -75,6 +76,8 @@ const columns = {
 	createdAt: auditEvent.createdAt,
 	actor: { id: user.id, displayName: user.displayName, pseudonym: user.pseudonym }
 };
+// The account an event is about (object type `user`), so the page can name it.
+const subject = alias(user, 'subject');
 
 /** One event as the audit page and the export show it. */
 export interface AuditRow {
@@ -86,6 +89,8 @@ export interface AuditRow {
 	after: unknown;
 	createdAt: Date;
 	actor: { id: string; displayName: string; pseudonym: string } | null;
+	/** The account the event is about, when its object is one. */
+	subject: { displayName: string; pseudonym: string } | null;
 }
 
 /** Where a page of events starts: after (older than) or before (newer than) an event id. */
@@ -107,9 +112,13 @@ export async function listAuditEvents(
 	if (cursor && 'older' in cursor) where.push(lt(auditEvent.id, cursor.older));
 	if (cursor && 'newer' in cursor) where.push(gt(auditEvent.id, cursor.newer));
 	const rows = (await db
-		.select(columns)
+		.select({
+			...columns,
+			subject: { displayName: subject.displayName, pseudonym: subject.pseudonym }
+		})
 		.from(auditEvent)
 		.leftJoin(user, eq(user.id, auditEvent.actorId))
+		.leftJoin(subject, and(eq(auditEvent.objectType, 'user'), eq(subject.id, auditEvent.objectId)))
 		.where(and(...where))
 		.orderBy(newer ? asc(auditEvent.id) : desc(auditEvent.id))
 		.limit(pageSize + 1)) as AuditRow[];

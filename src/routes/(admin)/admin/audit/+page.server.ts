@@ -29,6 +29,7 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 		href: objectHref(e),
 		at: e.createdAt,
 		actor: e.actor,
+		subject: e.subject,
 		diff: auditDiff(e.before, e.after)
 	}));
 	return {
