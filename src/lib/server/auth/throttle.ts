@@ -7,7 +7,8 @@
 //   hospital's NAT must not lock everyone out after a few typos): 100.
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { signInThrottle } from '../db/schema';
+import { auditEvent, signInThrottle } from '../db/schema';
+import { sha256Hex } from '../ids';
 
 /** Failed attempts allowed per account and address before it is locked. */
 export const FREE_FAILURES = 5;
@@ -22,15 +23,53 @@ const MAX_LOCK_MS = 15 * 60_000;
 export interface ThrottleKey {
 	key: string;
 	allowance: number;
+	/**
+	 * What the audit event of a burst on this key names: the normalised email, and the client
+	 * address only as a SHA-256 prefix (enough to tell bursts from one address apart, nothing more).
+	 */
+	subject?: {
+		scope: 'account_address' | 'account' | 'address';
+		email?: string;
+		addressHash?: string;
+	};
 }
 
-/** The keys of one sign-in attempt. */
+/** The keys of one sign-in attempt (the email is expected normalised: trimmed, lower case). */
 export function throttleKeys(email: string, address: string): ThrottleKey[] {
+	const addressHash = sha256Hex(address).slice(0, 16);
 	return [
-		{ key: `account-address:${email}|${address}`, allowance: FREE_FAILURES },
-		{ key: `account:${email}`, allowance: ACCOUNT_FAILURES },
-		{ key: `address:${address}`, allowance: ADDRESS_FAILURES }
+		{
+			key: `account-address:${email}|${address}`,
+			allowance: FREE_FAILURES,
+			subject: { scope: 'account_address', email, addressHash }
+		},
+		{ key: `account:${email}`, allowance: ACCOUNT_FAILURES, subject: { scope: 'account', email } },
+		{
+			key: `address:${address}`,
+			allowance: ADDRESS_FAILURES,
+			subject: { scope: 'address', addressHash }
+		}
 	];
+}
+
+/**
+ * One audit event per burst: written by the attempt that first crosses a key's allowance (a key
+ * that stays locked counts nothing more, and a later re-lock of the same burst writes nothing).
+ * Never the password; the address only hashed.
+ */
+async function recordBurst(db: Db, k: ThrottleKey, failures: number, lockedUntil: Date) {
+	await db.insert(auditEvent).values({
+		actorId: null,
+		action: 'auth.sign_in_burst',
+		objectType: 'sign_in',
+		objectId: k.subject?.email ?? `key:${sha256Hex(k.key).slice(0, 16)}`,
+		after: {
+			...(k.subject ?? { keyHash: sha256Hex(k.key).slice(0, 16) }),
+			failures,
+			allowance: k.allowance,
+			lockedUntil
+		}
+	});
 }
 
 /**
@@ -38,7 +77,8 @@ export function throttleKeys(email: string, address: string): ThrottleKey[] {
  * password check, else the milliseconds until the key unlocks (the attempt then locks the key, or
  * the key was locked already and nothing is counted).
  */
-async function claim(db: Db, { key, allowance }: ThrottleKey, now: Date): Promise<number> {
+async function claim(db: Db, k: ThrottleKey, now: Date): Promise<number> {
+	const { key, allowance } = k;
 	const [row] = await db
 		.insert(signInThrottle)
 		.values({ key, failures: 1, lastFailureAt: now })
@@ -58,10 +98,9 @@ async function claim(db: Db, { key, allowance }: ThrottleKey, now: Date): Promis
 	}
 	if (row.failures <= allowance) return 0;
 	const lockMs = Math.min(MAX_LOCK_MS, BASE_LOCK_MS * 2 ** (row.failures - allowance - 1));
-	await db
-		.update(signInThrottle)
-		.set({ lockedUntil: new Date(now.getTime() + lockMs) })
-		.where(eq(signInThrottle.key, key));
+	const lockedUntil = new Date(now.getTime() + lockMs);
+	await db.update(signInThrottle).set({ lockedUntil }).where(eq(signInThrottle.key, key));
+	if (row.failures === allowance + 1) await recordBurst(db, k, row.failures, lockedUntil);
 	return lockMs;
 }
 

@@ -37,6 +37,11 @@ export const actions: Actions = {
 				message: `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
 			});
 		}
+		if (!result.ok && result.reason === 'disabled')
+			return fail(403, {
+				values,
+				message: 'This account is deactivated. Ask an organiser to reactivate it.'
+			});
 		if (!result.ok) return fail(400, { values, message: 'Wrong email or password.' });
 		const { token, session } = await createSession(db, result.user.id);
 		setSessionCookie(cookies, token, session.expiresAt);

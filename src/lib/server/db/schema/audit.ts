@@ -1,7 +1,9 @@
 import { bigint, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { user } from './user';
 
-/** Append-only record of who did what to which object, with before/after for changes. */
+/**
+ * Append-only record (a trigger refuses UPDATE, DELETE and TRUNCATE) of who did what to which object, with before/after for changes.
+ */
 export const auditEvent = pgTable(
 	'audit_event',
 	{
@@ -14,6 +16,12 @@ export const auditEvent = pgTable(
 		after: jsonb(),
 		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
 	},
-	(t) => [index().on(t.objectType, t.objectId), index().on(t.createdAt)]
+	(t) => [
+		index().on(t.objectType, t.objectId),
+		index().on(t.createdAt),
+		// The audit page filters by actor and by action, newest first (keyset on id).
+		index().on(t.actorId, t.id),
+		index().on(t.action, t.id)
+	]
 );
 export type AuditEvent = typeof auditEvent.$inferSelect;

@@ -48,9 +48,34 @@ export const invitation = pgTable('invitation', {
 	createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 	expiresAt: timestamp({ withTimezone: true }).notNull(),
 	usedAt: timestamp({ withTimezone: true }),
-	usedBy: text().references(() => user.id)
+	usedBy: text().references(() => user.id),
+	/** Set when an organiser withdraws the invitation: its link stops working at once. */
+	revokedAt: timestamp({ withTimezone: true }),
+	/** When the current link was issued (a resend replaces the token and the expiry). */
+	issuedAt: timestamp({ withTimezone: true }).notNull().defaultNow()
 });
 export type Invitation = typeof invitation.$inferSelect;
+
+/**
+ * One-time password-reset link an organiser issues for an account; only the token's SHA-256 is
+ * stored. Using it sets a new password and ends the account's sessions.
+ */
+export const passwordReset = pgTable('password_reset', {
+	id: text().primaryKey(),
+	tokenHash: text().notNull().unique(),
+	userId: text()
+		.notNull()
+		.references(() => user.id),
+	createdBy: text()
+		.notNull()
+		.references(() => user.id),
+	createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+	expiresAt: timestamp({ withTimezone: true }).notNull(),
+	usedAt: timestamp({ withTimezone: true }),
+	/** Set when a newer link for the same account replaces this one. */
+	replacedAt: timestamp({ withTimezone: true })
+});
+export type PasswordReset = typeof passwordReset.$inferSelect;
 
 /** Failed sign-ins per key (normalised email, and client address) for throttling. */
 export const signInThrottle = pgTable('sign_in_throttle', {

@@ -13,6 +13,7 @@ import { invitation, user, type User } from '../../db/schema';
 import { ROLES, type Role } from '../../../constants';
 import { randomId, sha256Hex } from '../../ids';
 import { recordAudit } from '../audit/audit';
+import { guardLastOrganiser } from './accounts';
 import { DomainError, parseInput } from '../../errors';
 
 export const emailSchema = z.email('must be a valid email address').trim().toLowerCase();
@@ -79,6 +80,7 @@ export async function createUser(
 export type SignInResult =
 	| { ok: true; user: User }
 	| { ok: false; reason: 'invalid' }
+	| { ok: false; reason: 'disabled' }
 	| { ok: false; reason: 'locked'; retryAfterMs: number };
 
 /**
@@ -97,14 +99,13 @@ export async function authenticate(
 	const retryAfterMs = await claimAttempt(db, keys);
 	if (retryAfterMs > 0) return { ok: false, reason: 'locked', retryAfterMs };
 
-	const [found] = await db
-		.select()
-		.from(user)
-		.where(and(eq(user.email, email), isNull(user.disabledAt)));
+	const [found] = await db.select().from(user).where(eq(user.email, email));
 	const valid = found?.passwordHash
 		? await verifyPassword(found.passwordHash, password)
 		: (await verifyDummy(password), false);
 	if (!valid || !found) return { ok: false, reason: 'invalid' };
+	// Only the right password learns that the account is deactivated (it counts as a failure).
+	if (found.disabledAt) return { ok: false, reason: 'disabled' };
 	await attemptSucceeded(db, keys);
 	return { ok: true, user: found };
 }
@@ -126,12 +127,22 @@ export function listUsers(db: Db) {
 		.orderBy(user.createdAt);
 }
 
-/** Replaces a user's roles. */
+/**
+ * Replaces a user's roles, audited with the roles before and after. Taking the organiser role
+ * from the last active organiser is refused.
+ */
 export async function setRoles(db: Db, userId: string, roles: Role[], actorId: string) {
 	const data = parseInput(rolesSchema, roles);
 	await db.transaction(async (tx) => {
-		const [before] = await tx.select({ roles: user.roles }).from(user).where(eq(user.id, userId));
+		if (!data.includes('organiser'))
+			await guardLastOrganiser(tx, userId, 'lose the organiser role');
+		const [before] = await tx
+			.select({ roles: user.roles })
+			.from(user)
+			.where(eq(user.id, userId))
+			.for('update');
 		if (!before) throw new DomainError('not_found', 'No such user.');
+		if (sameRoles(before.roles, data)) return;
 		await tx.update(user).set({ roles: data }).where(eq(user.id, userId));
 		await recordAudit(tx, {
 			actorId,
@@ -142,6 +153,10 @@ export async function setRoles(db: Db, userId: string, roles: Role[], actorId: s
 			after: { roles: data }
 		});
 	});
+}
+
+function sameRoles(a: readonly string[], b: readonly string[]): boolean {
+	return a.length === b.length && a.every((r) => b.includes(r));
 }
 
 export const invitationSchema = z.object({
@@ -176,6 +191,8 @@ export async function createInvitation(
 		await tx.insert(invitation).values({
 			id,
 			tokenHash: sha256Hex(token),
+			issuedAt: now,
+			createdAt: now,
 			email: data.email,
 			displayName: data.displayName,
 			roles: data.roles,
@@ -198,6 +215,7 @@ function pendingInvitation(token: string, now: Date) {
 	return and(
 		eq(invitation.tokenHash, sha256Hex(token)),
 		isNull(invitation.usedAt),
+		isNull(invitation.revokedAt),
 		gt(invitation.expiresAt, now)
 	);
 }
@@ -265,6 +283,7 @@ export async function physicianSupply(db: Db | Tx, now = new Date()) {
 		.where(
 			and(
 				isNull(invitation.usedAt),
+				isNull(invitation.revokedAt),
 				gt(invitation.expiresAt, now),
 				sql`'physician' = any(${invitation.roles})`,
 				sql`not exists (select 1 from ${user} u where u.email = ${invitation.email})`

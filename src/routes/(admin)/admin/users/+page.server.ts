@@ -1,16 +1,24 @@
-import { fail } from '@sveltejs/kit';
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { ROLES } from '$lib/constants';
+import { deactivateUser, reactivateUser } from '$lib/server/domain/people/accounts';
+import {
+	listInvitations,
+	resendInvitation,
+	revokeInvitation
+} from '$lib/server/domain/people/invitations';
+import { issuePasswordReset } from '$lib/server/domain/people/password-reset';
 import { createInvitation, createUser, listUsers, setRoles } from '$lib/server/domain/people/users';
 import { failWith } from '$lib/server/errors';
 import { field, readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url }) => {
-	requireRole(locals, 'organiser', url);
-	return { users: await listUsers(getDb()), roles: ROLES };
+	const me = requireRole(locals, 'organiser', url);
+	const db = getDb();
+	const [users, invitations] = await Promise.all([listUsers(db), listInvitations(db)]);
+	return { users, invitations, roles: ROLES, me: me.id };
 };
 
 // The forms as posted; the domain functions validate the values themselves (DomainError).
@@ -21,7 +29,11 @@ const personForm = z.object({
 	password: z.string().default(''),
 	validHours: z.string().default('72')
 });
-const rolesForm = z.object({ userId: z.string().default(''), roles: field.list(z.string()) });
+const rolesForm = z.object({ userId: z.string().min(1), roles: field.list(z.string()) });
+const userForm = z.object({ userId: z.string().min(1, 'Choose an account.') });
+const invitationForm = z.object({ invitationId: z.string().min(1, 'Choose an invitation.') });
+
+const until = (d: Date) => d.toUTCString().replace('GMT', 'UTC');
 
 export const actions: Actions = {
 	create: async ({ locals, request }) => {
@@ -43,26 +55,95 @@ export const actions: Actions = {
 			const { token, expiresAt } = await createInvitation(getDb(), input.data, actor.id);
 			return {
 				action: 'invite',
-				message: `Invitation for ${input.data.email.trim().toLowerCase()} created. Send this link; it works once and expires ${expiresAt.toUTCString()}.`,
-				link: `${url.origin}/invite/${token}`
+				message: `Invitation for ${input.data.email.trim().toLowerCase()} created. Send this link; it works once and expires ${until(expiresAt)}.`,
+				link: `${url.origin}/invite/${token}`,
+				linkLabel: 'Invitation link'
 			};
 		} catch (e) {
 			return failWith(e, { action: 'invite', values: input.values });
+		}
+	},
+	resend: async ({ locals, request, url }) => {
+		const actor = requireRole(locals, 'organiser');
+		const input = await readForm(request, invitationForm, { extra: { action: 'resend' } });
+		if (!input.ok) return input.failure;
+		try {
+			const fresh = await resendInvitation(getDb(), input.data.invitationId, actor.id);
+			return {
+				action: 'resend',
+				message: `New invitation link for ${fresh.email}; the previous link no longer works. It works once and expires ${until(fresh.expiresAt)}.`,
+				link: `${url.origin}/invite/${fresh.token}`,
+				linkLabel: 'Invitation link'
+			};
+		} catch (e) {
+			return failWith(e, { action: 'resend' });
+		}
+	},
+	revoke: async ({ locals, request }) => {
+		const actor = requireRole(locals, 'organiser');
+		const input = await readForm(request, invitationForm, { extra: { action: 'revoke' } });
+		if (!input.ok) return input.failure;
+		try {
+			const { email } = await revokeInvitation(getDb(), input.data.invitationId, actor.id);
+			return {
+				action: 'revoke',
+				message: `Invitation for ${email} revoked; its link no longer works.`
+			};
+		} catch (e) {
+			return failWith(e, { action: 'revoke' });
 		}
 	},
 	roles: async ({ locals, request }) => {
 		const actor = requireRole(locals, 'organiser');
 		const input = await readForm(request, rolesForm, { extra: { action: 'roles' } });
 		if (!input.ok) return input.failure;
-		const { userId, roles } = input.data;
-		if (userId === actor.id && !roles.includes('organiser')) {
-			return fail(403, { action: 'roles', message: 'You cannot remove your own organiser role.' });
-		}
 		try {
-			await setRoles(getDb(), userId, roles as never, actor.id);
+			await setRoles(getDb(), input.data.userId, input.data.roles as never, actor.id);
 			return { action: 'roles', message: 'Roles saved.' };
 		} catch (e) {
 			return failWith(e, { action: 'roles' });
+		}
+	},
+	deactivate: async ({ locals, request }) => {
+		const actor = requireRole(locals, 'organiser');
+		const input = await readForm(request, userForm, { extra: { action: 'deactivate' } });
+		if (!input.ok) return input.failure;
+		try {
+			const done = await deactivateUser(getDb(), input.data.userId, actor.id);
+			const work = done.reviewTasksReturned.length + done.assignmentsReleased.length;
+			return {
+				action: 'deactivate',
+				message: `Account deactivated: ${done.sessionsEnded} session${done.sessionsEnded === 1 ? '' : 's'} ended, ${work} leased task${work === 1 ? '' : 's'} returned to the queue.`
+			};
+		} catch (e) {
+			return failWith(e, { action: 'deactivate' });
+		}
+	},
+	reactivate: async ({ locals, request }) => {
+		const actor = requireRole(locals, 'organiser');
+		const input = await readForm(request, userForm, { extra: { action: 'reactivate' } });
+		if (!input.ok) return input.failure;
+		try {
+			await reactivateUser(getDb(), input.data.userId, actor.id);
+			return { action: 'reactivate', message: 'Account reactivated; it can sign in again.' };
+		} catch (e) {
+			return failWith(e, { action: 'reactivate' });
+		}
+	},
+	reset: async ({ locals, request, url }) => {
+		const actor = requireRole(locals, 'organiser');
+		const input = await readForm(request, userForm, { extra: { action: 'reset' } });
+		if (!input.ok) return input.failure;
+		try {
+			const reset = await issuePasswordReset(getDb(), input.data.userId, actor.id);
+			return {
+				action: 'reset',
+				message: `Password-reset link for ${reset.email}. Send it to them; it works once, expires ${until(reset.expiresAt)}, and using it signs them out everywhere.`,
+				link: `${url.origin}/reset/${reset.token}`,
+				linkLabel: 'Password-reset link'
+			};
+		} catch (e) {
+			return failWith(e, { action: 'reset' });
 		}
 	}
 };

@@ -1,21 +1,52 @@
-import { error, redirect } from '@sveltejs/kit';
+import { redirect } from '@sveltejs/kit';
 import { z } from 'zod';
 import { createSession } from '$lib/server/auth/session';
 import { getDb } from '$lib/server/db';
 import { acceptInvitation, findInvitation, passwordSchema } from '$lib/server/domain/people/users';
+import {
+	invitationLinkState,
+	type InvitationLinkState
+} from '$lib/server/domain/people/invitations';
 import { failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import { setSessionCookie } from '$lib/server/hooks/auth';
 import type { Actions, PageServerLoad } from './$types';
 
+/** Why a link does not work, told to whoever opens it (they hold the link, so nothing leaks). */
+const CLOSED: Record<Exclude<InvitationLinkState, 'open'>, { title: string; message: string }> = {
+	revoked: {
+		title: 'Invitation revoked',
+		message:
+			'This invitation was revoked by an organiser, so the link no longer works. Ask them for a new one if you still need an account.'
+	},
+	used: {
+		title: 'Invitation already used',
+		message: 'This invitation was already used. Sign in with the account it created.'
+	},
+	expired: {
+		title: 'Invitation expired',
+		message: 'This invitation link has expired. Ask an organiser to send you a new one.'
+	},
+	unknown: {
+		title: 'Invitation link not valid',
+		message:
+			'This invitation link is not valid (a newer link may have replaced it). Ask an organiser for a new one.'
+	}
+};
+
 export const load: PageServerLoad = async ({ params }) => {
-	const invitation = await findInvitation(getDb(), params.token);
-	if (!invitation)
-		error(
-			404,
-			'This invitation link is invalid, already used or expired. Ask an organiser for a new one.'
-		);
-	return { email: invitation.email, displayName: invitation.displayName, roles: invitation.roles };
+	const db = getDb();
+	const invitation = await findInvitation(db, params.token);
+	if (!invitation) {
+		const state = await invitationLinkState(db, params.token);
+		return { closed: CLOSED[state === 'open' ? 'unknown' : state] };
+	}
+	return {
+		closed: null,
+		email: invitation.email,
+		displayName: invitation.displayName,
+		roles: invitation.roles
+	};
 };
 
 const acceptSchema = z

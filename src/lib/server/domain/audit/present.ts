@@ -1,0 +1,209 @@
+// How audit events read for people: a label per action, a link to the object where the portal has
+// a page for it, a compact before/after diff, and the CSV export's rows.
+import type { AuditRow } from './query';
+
+/** Every action the portal writes, by family, with the label the audit page shows. */
+export const AUDIT_ACTIONS: Record<string, Record<string, string>> = {
+	review: { 'review.submit': 'Review submitted', 'review.amend': 'Review amended' },
+	review_task: {
+		'review_task.lease': 'Review task leased',
+		'review_task.release': 'Review task released',
+		'review_task.skip': 'Review task skipped'
+	},
+	ranking: { 'ranking.submit': 'Ranking submitted' },
+	item: {
+		'item.adjudicate': 'Item adjudicated',
+		'item.correct': 'Item corrected',
+		'item.withdraw': 'Item withdrawn'
+	},
+	dispute: {
+		'dispute.open': 'Dispute opened',
+		'dispute.under_review': 'Dispute taken under review',
+		'dispute.upheld': 'Dispute upheld',
+		'dispute.rejected': 'Dispute rejected'
+	},
+	feedback: { 'feedback.resolve': 'Feedback resolved' },
+	dataset: {
+		'dataset.sample_import': 'Secondary sample drawn',
+		'dataset.settings': 'Verification settings changed'
+	},
+	snapshot: { 'snapshot.freeze': 'Snapshot frozen' },
+	study: {
+		'study.create': 'Study created',
+		'study.open': 'Study opened',
+		'study.pause': 'Study paused',
+		'study.close': 'Study closed'
+	},
+	import: {
+		'import.qa': 'QA items imported',
+		'import.passages': 'Passages imported',
+		'import.responses': 'Model outputs imported'
+	},
+	scoring_run: { 'scoring_run.create': 'Scoring run started' },
+	user: {
+		'user.create': 'Account created',
+		'user.roles': 'Roles changed',
+		'user.deactivate': 'Account deactivated',
+		'user.reactivate': 'Account reactivated',
+		'user.password_reset': 'Password-reset link issued',
+		'user.password_reset_use': 'Password reset'
+	},
+	invitation: {
+		'invitation.create': 'Invitation created',
+		'invitation.resend': 'Invitation link reissued',
+		'invitation.revoke': 'Invitation revoked',
+		'invitation.accept': 'Invitation accepted'
+	},
+	auth: { 'auth.sign_in_burst': 'Repeated failed sign-ins' }
+};
+
+const LABELS: Record<string, string> = Object.assign({}, ...Object.values(AUDIT_ACTIONS));
+
+/** The label of an action; an action without one shows as itself. */
+export function actionLabel(action: string): string {
+	return LABELS[action] ?? action;
+}
+
+/** The kinds of object events are about, with the label the filter menu shows. */
+export const AUDIT_OBJECT_TYPES: Record<string, string> = {
+	qa_item: 'QA item',
+	review: 'Review',
+	review_task: 'Review task',
+	ranking: 'Ranking',
+	ranking_study: 'Ranking study',
+	dispute: 'Dispute',
+	feedback_note: 'Feedback note',
+	dataset: 'Dataset',
+	snapshot: 'Snapshot',
+	import: 'Import',
+	scoring_run: 'Scoring run',
+	user: 'Account',
+	invitation: 'Invitation',
+	sign_in: 'Sign-in'
+};
+
+function field(value: unknown, key: string): unknown {
+	return value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+}
+const positive = (v: unknown) =>
+	(typeof v === 'number' || typeof v === 'string') && /^\d+$/.test(String(v)) ? String(v) : null;
+
+/** The portal page of an event's object (or of the item or study it concerns), if there is one. */
+export function objectHref(e: Pick<AuditRow, 'objectType' | 'objectId' | 'after'>): string | null {
+	const id = positive(e.objectId);
+	switch (e.objectType) {
+		case 'qa_item':
+			return id && `/admin/items/${id}`;
+		case 'review':
+		case 'review_task': {
+			const item = positive(field(e.after, 'itemId'));
+			return item && `/admin/items/${item}`;
+		}
+		case 'ranking': {
+			const study = positive(field(e.after, 'studyId'));
+			return study && `/admin/studies/${study}`;
+		}
+		case 'ranking_study':
+			return id && `/admin/studies/${id}`;
+		case 'dispute':
+			return id && `/admin/verification/disputes/${id}`;
+		case 'snapshot':
+			return id && `/admin/verification/snapshots/${id}`;
+		case 'scoring_run':
+			return id && `/admin/scoring/${id}`;
+		case 'feedback_note':
+			return '/admin/verification/feedback';
+		case 'dataset':
+			return '/admin/verification/settings';
+		case 'import':
+			return '/admin/imports';
+		case 'user':
+			return `/admin/users#user-${encodeURIComponent(e.objectId)}`;
+		case 'invitation':
+			return '/admin/users#invitations';
+		default:
+			return null;
+	}
+}
+
+/** One changed (or recorded) field of an event: its value before and after, as short text. */
+export interface DiffEntry {
+	key: string;
+	before: string | null;
+	after: string | null;
+}
+
+function show(value: unknown): string | null {
+	if (value === undefined) return null;
+	if (typeof value === 'string') return value;
+	return JSON.stringify(value);
+}
+
+/**
+ * The fields of an event's before and after, those that differ only (a field present on one side
+ * only is listed with the other side empty). Top-level keys; nested values shown as JSON.
+ */
+export function auditDiff(before: unknown, after: unknown): DiffEntry[] {
+	const b = before && typeof before === 'object' ? (before as Record<string, unknown>) : {};
+	const a = after && typeof after === 'object' ? (after as Record<string, unknown>) : {};
+	const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])];
+	const out: DiffEntry[] = [];
+	for (const key of keys) {
+		const from = show(b[key]);
+		const to = show(a[key]);
+		if (from !== to) out.push({ key, before: from, after: to });
+	}
+	if (!keys.length && (before != null || after != null))
+		out.push({
+			key: '(value)',
+			before: show(before ?? undefined),
+			after: show(after ?? undefined)
+		});
+	return out;
+}
+
+/** The CSV export's columns. */
+export const AUDIT_CSV_HEADER = [
+	'id',
+	'time_utc',
+	'actor_id',
+	'actor_name',
+	'actor_pseudonym',
+	'action',
+	'action_label',
+	'object_type',
+	'object_id',
+	'before',
+	'after'
+];
+
+/**
+ * One CSV cell: quoted when it holds a separator, quote or line break; a text that a spreadsheet
+ * would run as a formula (starting with = + - @, or a tab or carriage return) gets a leading `'`.
+ */
+export function csvCell(value: unknown): string {
+	let text = value == null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+	if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+	return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** One event as a CSV line (with its CRLF). */
+export function auditCsvLine(e: AuditRow): string {
+	return (
+		[
+			e.id,
+			e.createdAt.toISOString(),
+			e.actor?.id ?? '',
+			e.actor?.displayName ?? '',
+			e.actor?.pseudonym ?? '',
+			e.action,
+			actionLabel(e.action),
+			e.objectType,
+			e.objectId,
+			e.before,
+			e.after
+		]
+			.map(csvCell)
+			.join(',') + '\r\n'
+	);
+}
