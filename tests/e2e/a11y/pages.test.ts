@@ -115,9 +115,8 @@ const ORGANISER_PAGES: [string, Target][] = [
 	['studies list', '/admin/studies'],
 	['a study', (p) => firstLink(p, '/admin/studies', /^\/admin\/studies\/\d+$/)],
 	['people', '/admin/users'],
-	['workload', '/admin/workload']
-	// The audit log page ('/admin/audit') joins this list once its route is in the portal: it is
-	// being built beside this spec, and a listed page that does not answer fails the test.
+	['workload', '/admin/workload'],
+	['audit log', '/admin/audit']
 ];
 
 for (const [name, target] of ORGANISER_PAGES) {
