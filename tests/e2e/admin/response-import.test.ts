@@ -9,7 +9,7 @@ import { expect, loginAs, test } from '../fixtures';
 const SHOTS = process.env.SHOTS_DIR;
 
 const ofType = (type: string) => demoQaRecords.filter((r) => r.type === type);
-const outputs = (page) => page.locator('form[action="?/responses"]');
+const outputs = (page: Page) => page.locator('form[action="?/responses"]');
 
 async function upload(page: Page, files: { name: string; content: unknown }[]) {
 	await outputs(page)

@@ -40,7 +40,16 @@ function merge(parts: DiffSegment[]): DiffSegment[] {
 		if (last && last.changed === p.changed) last.text += p.text;
 		else out.push({ ...p });
 	}
-	return out;
+	// A marked run ends at its last word: its trailing space is shown unmarked.
+	return out.flatMap((seg) => {
+		const space = seg.changed ? (/\s+$/.exec(seg.text)?.[0] ?? '') : '';
+		return space && space !== seg.text
+			? [
+					{ text: seg.text.slice(0, -space.length), changed: true },
+					{ text: space, changed: false }
+				]
+			: [seg];
+	});
 }
 
 /** Word-level diff of two texts: the longest common sequence of words (and spaces) stays. */
