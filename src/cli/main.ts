@@ -25,7 +25,12 @@ import {
 	type ImportFile,
 	type StreamedFile
 } from '$lib/server/domain/imports/qa-import';
-import { importResponses } from '$lib/server/domain/imports/response-import';
+import {
+	MATCH_BY,
+	MATCH_BY_LABELS,
+	importResponses,
+	type MatchBy
+} from '$lib/server/domain/imports/response-import';
 import { createUser } from '$lib/server/domain/people/users';
 import { problemKind, recordLabel } from '$lib/schemas/qa-record';
 import type { ImportCounts } from '$lib/server/domain/imports/import-errors';
@@ -138,7 +143,12 @@ async function importCommand(args: string[], io: Io) {
 	const { values, positionals } = parseArgs({
 		args: rest,
 		allowPositionals: true,
-		options: { dataset: { type: 'string' }, model: { type: 'string' } }
+		options: {
+			dataset: { type: 'string' },
+			model: { type: 'string' },
+			'match-by': { type: 'string' },
+			'skip-unmatched': { type: 'boolean' }
+		}
 	});
 	if (kind === 'qa') {
 		const files = await streamFiles(positionals);
@@ -161,12 +171,21 @@ async function importCommand(args: string[], io: Io) {
 		);
 	} else if (kind === 'responses') {
 		const files = await readFiles(positionals);
+		const matchBy = values['match-by'] ?? 'auto';
+		if (matchBy !== 'auto' && !(MATCH_BY as readonly string[]).includes(matchBy))
+			throw usage(`--match-by is one of auto, ${MATCH_BY.join(', ')}.`);
 		await withDb(async ({ db }) => {
 			const c = await importResponses(db, files, {
 				actor: actor(),
 				model: values.model,
-				dataset: values.dataset
+				dataset: values.dataset,
+				matchBy: matchBy as MatchBy | 'auto',
+				unmatched: values['skip-unmatched'] ? 'skip' : 'reject'
 			});
+			for (const m of c.matches)
+				io.stderr(
+					`${m.file}: matched by ${MATCH_BY_LABELS[m.by]}${m.detected ? ' (detected)' : ''}`
+				);
 			counts(io, `responses of ${c.models.join(', ')}`, c);
 		});
 	} else {

@@ -26,12 +26,17 @@ export const IMPORT_PROBLEM_KINDS = [
 	'invalid',
 	'duplicate_key',
 	'conflicting_duplicate',
-	'unmatched'
+	'unmatched',
+	'ambiguous'
 ] as const;
 export type ImportProblemKind = (typeof IMPORT_PROBLEM_KINDS)[number];
 
 /** What an accepted import warns about. */
-export const IMPORT_WARNING_KINDS = ['duplicate_record', 'missing_passage'] as const;
+export const IMPORT_WARNING_KINDS = [
+	'duplicate_record',
+	'missing_passage',
+	'unmatched_response'
+] as const;
 export type ImportWarningKind = (typeof IMPORT_WARNING_KINDS)[number];
 
 /**
@@ -249,10 +254,12 @@ export const IMPORT_PROBLEM_LABELS: Record<ImportProblemKind, string> = {
 	invalid: 'Missing or invalid values',
 	duplicate_key: 'A key written twice in one JSON object',
 	conflicting_duplicate: 'The same record twice with different content',
-	unmatched: 'Outputs that match no QA item'
+	unmatched: 'Outputs that match no QA item',
+	ambiguous: 'Outputs whose identifier fits several QA items'
 };
 
 export const IMPORT_WARNING_LABELS: Record<ImportWarningKind, string> = {
 	duplicate_record: 'The same record twice (imported once)',
-	missing_passage: 'QA pairs whose source passage is not imported'
+	missing_passage: 'QA pairs whose source passage is not imported',
+	unmatched_response: 'Outputs that matched no QA item (not imported)'
 };

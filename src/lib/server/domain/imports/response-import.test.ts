@@ -106,8 +106,8 @@ describeEachDb('model output import', (h) => {
 		const error = (await importResponses(h.db, [file], { actor }).catch((e) => e)) as DomainError;
 		expect(error.records.map((e) => [e.index, e.field])).toEqual([
 			[1, '(line)'],
-			[2, 'item'],
-			[2, 'response']
+			[2, 'response'],
+			[2, 'item']
 		]);
 	});
 });

@@ -1,7 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { QA_TYPES, type QaType } from '../../../constants';
 import { typeFromFileName, type RecordError } from '../../../schemas/qa-record';
-import type { Db } from '../../db/client';
+import { rowsOf, type Db, type Tx } from '../../db/client';
 import { importRecord, model, qaItem, response } from '../../db/schema';
 import { recordAudit } from '../audit/audit';
 import { ensureDataset } from '../items/datasets';
@@ -9,9 +10,11 @@ import {
 	duplicateKeyErrors,
 	duplicateRecordWarning,
 	importRejected,
+	importWarning,
 	parseJsonFile,
 	warningCount,
-	type ImportCounts
+	type ImportCounts,
+	type ImportWarning
 } from './import-errors';
 import { refreshPlannerStatistics } from './statistics';
 import { TEXT_LIMITS, unstorableStrings } from '../../../schemas/text';
@@ -20,52 +23,127 @@ import { contentHash, itemKey } from '../items/fields';
 import type { ImportActor, ImportFile } from './qa-import';
 import { cleanResponse } from '$scoring';
 
+/**
+ * How an output names its QA item. ClinIQLink's own identifiers: `source` (the record's
+ * `source.paragraph_id`, with its type), `position` (the submission files' type + index: the
+ * i-th output of a type answers the i-th item of that type, in import order), `record` (the
+ * whole QA record the model saw: type, paragraph id and question); and the portal's `item` key
+ * or id (JSON Lines).
+ */
+export const MATCH_BY = ['record', 'source', 'position', 'item'] as const;
+export type MatchBy = (typeof MATCH_BY)[number];
+
+/** How the identifiers read on the import page and in messages. */
+export const MATCH_BY_LABELS: Record<MatchBy, string> = {
+	record: 'the QA record (type, paragraph id and question)',
+	source: 'the source paragraph id (with the type)',
+	position: 'type and position (the i-th output answers the i-th item of its type)',
+	item: 'the portal item key or id'
+};
+
 const modelName = z
 	.string()
 	.trim()
 	.min(1, 'must not be empty')
 	.max(TEXT_LIMITS.id, `is longer than ${TEXT_LIMITS.id} characters`);
 
-const jsonlLine = z.object({
-	item: z.union([z.string().trim().min(1), z.number().int().positive()], {
-		error: 'must be an item key (or numeric item id)'
-	}),
-	model: modelName.optional(),
-	response: z.unknown().refine((v) => v !== undefined, 'is missing')
-});
+const paragraphId = z.string().trim().min(1).max(TEXT_LIMITS.id);
+const qaType = z.enum(QA_TYPES, { error: `must be one of ${QA_TYPES.join(', ')}` });
+
+const jsonlLine = z
+	.object({
+		item: z
+			.union([z.string().trim().min(1), z.number().int().positive()], {
+				error: 'must be an item key (or numeric item id)'
+			})
+			.optional(),
+		paragraph_id: paragraphId.optional(),
+		source: z.looseObject({ paragraph_id: paragraphId }).optional(),
+		type: qaType.optional(),
+		index: z.number().int().nonnegative('must be a position counted from 0').optional(),
+		model: modelName.optional(),
+		response: z.unknown().refine((v) => v !== undefined, 'is missing')
+	})
+	.superRefine((v, ctx) => {
+		if (v.item === undefined && !v.paragraph_id && !v.source && v.index === undefined)
+			ctx.addIssue({
+				code: 'custom',
+				path: ['item'],
+				message:
+					'is missing: name the item by "item" (key or id), "paragraph_id" (or "source"), or "type" and "index"'
+			});
+		if (v.index !== undefined && !v.type)
+			ctx.addIssue({ code: 'custom', path: ['type'], message: 'is needed with "index"' });
+	});
 
 const submissionFile = z.object({
-	inputs: z.array(
-		z.looseObject({
-			question: z.string().min(1),
-			source: z.looseObject({ paragraph_id: z.string().min(1) }),
-			type: z.string().optional()
-		}),
-		{ error: 'must be an array of the QA records given to the model' }
-	),
+	inputs: z
+		.array(
+			z.looseObject({
+				question: z.string().min(1),
+				source: z.looseObject({ paragraph_id: z.string().min(1) }),
+				type: z.string().optional()
+			}),
+			{ error: 'must be an array of the QA records given to the model' }
+		)
+		.optional(),
 	responses: z.array(z.unknown(), { error: 'must be an array of model outputs' }),
 	prompts: z.array(z.unknown()).optional()
 });
 
-/** A response waiting to be matched: either by item key or by the QA record the model saw. */
+/** The identifiers one output carries. */
+interface Ids {
+	key?: string;
+	itemId?: number;
+	type?: QaType;
+	paragraphId?: string;
+	position?: number;
+	question?: string;
+}
+
+/** An output waiting to be matched to its item. */
 interface Pending {
 	file: string;
 	index: number;
 	model: string;
 	raw: unknown;
-	key?: string;
-	itemId?: number;
+	ids: Ids;
 }
 
-function fromSubmission(file: ImportFile, defaultModel: string | undefined, errors: RecordError[]) {
-	const pending: Pending[] = [];
-	const parsed = submissionFile.safeParse(parseJsonFile(file.text, file.fileName));
+/** One file's outputs and the identifier forms they all carry, the preferred first. */
+interface FileRead {
+	file: string;
+	pending: Pending[];
+	carries: MatchBy[];
+}
+
+/** Which identifier an import used for a file, and whether the import chose it. */
+export interface FileMatch {
+	file: string;
+	by: MatchBy;
+	detected: boolean;
+}
+
+const asType = (t: unknown): QaType | undefined =>
+	typeof t === 'string' && (QA_TYPES as readonly string[]).includes(t) ? (t as QaType) : undefined;
+
+function fromSubmission(
+	file: ImportFile,
+	defaultModel: string | undefined,
+	errors: RecordError[]
+): FileRead {
+	const read: FileRead = { file: file.fileName, pending: [], carries: [] };
+	const value = parseJsonFile(file.text, file.fileName);
+	// A bare array is the outputs of one type's file, in the order of that type's QA list.
+	const parsed = submissionFile.safeParse(Array.isArray(value) ? { responses: value } : value);
 	// inputs[i] and responses[i] are record i; a key repeated at the top belongs to the file.
 	errors.push(
 		...duplicateKeyErrors(file.text, file.fileName, (path) =>
-			typeof path[1] === 'number'
-				? { index: path[1], path: [path[0], ...path.slice(2)] }
-				: { index: -1, path }
+			Array.isArray(value) && typeof path[0] === 'number'
+				? { index: path[0], path: ['responses', ...path.slice(1)] }
+				: typeof path[1] === 'number'
+					? { index: path[1], path: [path[0], ...path.slice(2)] }
+					: { index: -1, path }
 		)
 	);
 	if (!parsed.success) {
@@ -77,17 +155,17 @@ function fromSubmission(file: ImportFile, defaultModel: string | undefined, erro
 				reason: issue.message
 			});
 		}
-		return pending;
+		return read;
 	}
 	const { inputs, responses } = parsed.data;
-	if (inputs.length !== responses.length) {
+	if (inputs && inputs.length !== responses.length) {
 		errors.push({
 			file: file.fileName,
 			index: -1,
 			field: 'responses',
 			reason: `has ${responses.length} entries but inputs has ${inputs.length}; they are paired by position`
 		});
-		return pending;
+		return read;
 	}
 	if (!defaultModel) {
 		errors.push({
@@ -96,33 +174,61 @@ function fromSubmission(file: ImportFile, defaultModel: string | undefined, erro
 			field: 'model',
 			reason: 'a model name is required for submission files'
 		});
-		return pending;
+		return read;
 	}
 	const fileType = typeFromFileName(file.fileName);
-	inputs.forEach((input, index) => {
-		const type = input.type ?? fileType;
+	if (!inputs && !fileType) {
+		errors.push({
+			file: file.fileName,
+			index: -1,
+			field: '(file)',
+			reason:
+				'has no inputs, and its name names no type: outputs alone are matched by position in their type, so name the file after it (true_false.json, multiple_choice.json, list.json, short.json, short_inverse.json, multi_hop.json, multi_hop_inverse.json)'
+		});
+		return read;
+	}
+	read.carries = inputs ? ['record', 'source', 'position'] : ['position'];
+	responses.forEach((raw, index) => {
+		const input = inputs?.[index];
+		const type = asType(input?.type) ?? fileType;
 		if (!type) {
 			errors.push({
 				file: file.fileName,
 				index,
 				field: 'inputs.type',
-				reason: 'is missing and the file name names no type'
+				reason: input?.type
+					? `must be one of ${QA_TYPES.join(', ')}`
+					: 'is missing and the file name names no type'
 			});
 			return;
 		}
-		pending.push({
-			file: file.fileName,
-			index,
-			model: defaultModel,
-			raw: responses[index],
-			key: itemKey(type, input.source.paragraph_id, input.question)
-		});
+		const ids: Ids = { type, position: index };
+		if (input) {
+			ids.paragraphId = input.source.paragraph_id.trim();
+			ids.question = input.question;
+			ids.key = itemKey(type, input.source.paragraph_id, input.question);
+		}
+		read.pending.push({ file: file.fileName, index, model: defaultModel, raw, ids });
 	});
-	return pending;
+	return read;
 }
 
-function fromJsonl(file: ImportFile, defaultModel: string | undefined, errors: RecordError[]) {
-	const pending: Pending[] = [];
+/** The identifier forms a JSONL line carries, the most specific first. */
+function lineCarries(ids: Ids): MatchBy[] {
+	const out: MatchBy[] = [];
+	if (ids.key !== undefined || ids.itemId !== undefined) out.push('item');
+	if (ids.paragraphId) out.push('source');
+	if (ids.type && ids.position !== undefined) out.push('position');
+	return out;
+}
+
+function fromJsonl(
+	file: ImportFile,
+	defaultModel: string | undefined,
+	errors: RecordError[]
+): FileRead {
+	const read: FileRead = { file: file.fileName, pending: [], carries: [] };
+	let carries: MatchBy[] | null = null;
 	file.text.split(/\r?\n/).forEach((line, index) => {
 		if (!line.trim()) return;
 		let value: unknown;
@@ -160,27 +266,174 @@ function fromJsonl(file: ImportFile, defaultModel: string | undefined, errors: R
 			});
 			return;
 		}
-		const { item } = parsed.data;
-		pending.push({
-			file: file.fileName,
-			index,
-			model: name,
-			raw: parsed.data.response,
-			...(typeof item === 'number' ? { itemId: item } : { key: item })
-		});
+		const { item, type, index: position } = parsed.data;
+		const ids: Ids = {
+			type,
+			position,
+			paragraphId: parsed.data.paragraph_id ?? parsed.data.source?.paragraph_id,
+			...(typeof item === 'number' ? { itemId: item } : item ? { key: item } : {})
+		};
+		// The file's identifiers are those every line carries.
+		const here = lineCarries(ids);
+		carries = carries === null ? here : carries.filter((c) => here.includes(c));
+		read.pending.push({ file: file.fileName, index, model: name, raw: parsed.data.response, ids });
 	});
-	return pending;
+	read.carries = carries ?? [];
+	return read;
+}
+
+/** How an output's identifier reads in a message, under one identifier form. */
+function describe(p: Pending, by: MatchBy): string {
+	const { ids } = p;
+	switch (by) {
+		case 'item':
+			return ids.key !== undefined ? `item key ${ids.key}` : `item id ${ids.itemId}`;
+		case 'source':
+			return `paragraph id "${ids.paragraphId}"${ids.type ? ` (${ids.type})` : ''}`;
+		case 'position':
+			return `${ids.type} #${ids.position! + 1} (index ${ids.position})`;
+		case 'record': {
+			const q = ids.question ?? '';
+			return `${ids.type} record of paragraph "${ids.paragraphId}", question "${q.length > 60 ? `${q.slice(0, 57)}…` : q}"`;
+		}
+	}
+}
+
+interface Target {
+	id: number;
+	versionId: number;
+}
+type Resolution = { item: Target } | { none: string } | { several: Target[] };
+
+/** Looks up every output of `reads` under its file's identifier, in a few statements. */
+async function resolve(
+	tx: Tx,
+	datasetId: number,
+	pending: { p: Pending; by: MatchBy }[]
+): Promise<Resolution[]> {
+	const found = new Map<string, Target[]>();
+	const add = (k: string, t: Target) => found.set(k, [...(found.get(k) ?? []), t]);
+	const inDataset = eq(qaItem.datasetId, datasetId);
+	const keys = [
+		...new Set(
+			pending
+				.filter((x) => x.by === 'record' || x.by === 'item')
+				.map((x) => x.p.ids.key)
+				.filter((k) => k !== undefined)
+		)
+	];
+	for (const part of chunk(keys, 1000)) {
+		const rows = await tx
+			.select({ key: qaItem.itemKey, id: qaItem.id, versionId: qaItem.currentVersionId })
+			.from(qaItem)
+			.where(and(inDataset, inArray(qaItem.itemKey, part)));
+		for (const r of rows) add(`key:${r.key}`, { id: r.id, versionId: r.versionId! });
+	}
+	const ids = [
+		...new Set(
+			pending
+				.filter((x) => x.by === 'item')
+				.map((x) => x.p.ids.itemId)
+				.filter((k) => k !== undefined)
+		)
+	];
+	for (const part of chunk(ids, 1000)) {
+		const rows = await tx
+			.select({ id: qaItem.id, versionId: qaItem.currentVersionId })
+			.from(qaItem)
+			.where(and(inDataset, inArray(qaItem.id, part)));
+		for (const r of rows) add(`id:${r.id}`, { id: r.id, versionId: r.versionId! });
+	}
+	const paragraphs = [
+		...new Set(pending.filter((x) => x.by === 'source').map((x) => x.p.ids.paragraphId!))
+	];
+	for (const part of chunk(paragraphs, 1000)) {
+		const rows = await tx
+			.select({
+				type: qaItem.type,
+				pid: qaItem.paragraphId,
+				id: qaItem.id,
+				versionId: qaItem.currentVersionId
+			})
+			.from(qaItem)
+			.where(and(inDataset, inArray(qaItem.paragraphId, part)))
+			.orderBy(qaItem.id);
+		for (const r of rows) {
+			add(`pid:${r.pid}`, { id: r.id, versionId: r.versionId! });
+			add(`pid:${r.type}:${r.pid}`, { id: r.id, versionId: r.versionId! });
+		}
+	}
+	// The position of an item in its type's list: its rank by id (import order) among the dataset's
+	// items of that type.
+	const sizes = new Map<QaType, number>();
+	const byType = new Map<QaType, number[]>();
+	for (const { p, by } of pending)
+		if (by === 'position')
+			byType.set(p.ids.type!, [...(byType.get(p.ids.type!) ?? []), p.ids.position!]);
+	for (const [type, positions] of byType) {
+		for (const part of chunk([...new Set(positions)], 1000)) {
+			const rows = rowsOf<{ id: number; version_id: number; pos: number; n: number }>(
+				await tx.execute(sql`
+					select id, version_id, pos, n from (
+						select id, current_version_id as version_id,
+							(row_number() over (order by id))::int - 1 as pos, (count(*) over ())::int as n
+						from ${qaItem} where dataset_id = ${datasetId} and type = ${type}
+					) ranked where pos in (${sql.join(
+						part.map((x) => sql`${x}`),
+						sql`, `
+					)})`)
+			);
+			for (const r of rows) add(`pos:${type}:${r.pos}`, { id: r.id, versionId: r.version_id });
+			if (rows.length) sizes.set(type, Number(rows[0].n));
+		}
+		if (!sizes.has(type)) {
+			const [{ n }] = await tx
+				.select({ n: sql<number>`count(*)::int` })
+				.from(qaItem)
+				.where(and(inDataset, eq(qaItem.type, type)));
+			sizes.set(type, Number(n));
+		}
+	}
+	return pending.map(({ p, by }) => {
+		const { ids } = p;
+		const hits =
+			by === 'record' || (by === 'item' && ids.key !== undefined)
+				? found.get(`key:${ids.key}`)
+				: by === 'item'
+					? found.get(`id:${ids.itemId}`)
+					: by === 'source'
+						? found.get(ids.type ? `pid:${ids.type}:${ids.paragraphId}` : `pid:${ids.paragraphId}`)
+						: found.get(`pos:${ids.type}:${ids.position}`);
+		if (hits?.length === 1) return { item: hits[0] };
+		if (hits && hits.length > 1) return { several: hits };
+		return {
+			none:
+				by === 'position'
+					? `the dataset has ${sizes.get(ids.type!) ?? 0} ${ids.type} items`
+					: 'import the QA pairs first'
+		};
+	});
 }
 
 /**
- * Imports model outputs (ClinIQLink submission files or JSONL), matched to existing items,
- * all-or-nothing: an unmatched or malformed record rejects the whole import.
+ * Imports model outputs (ClinIQLink submission files, one type's outputs alone, or JSONL), matched
+ * to existing items by `matchBy` (`auto`: the file's most specific identifier; a submission file
+ * whose records do not all match whole is matched by paragraph id). All-or-nothing: a malformed
+ * record, an output whose identifier fits several items, or (unless `unmatched: 'skip'`) one that
+ * matches no item rejects the whole import and nothing is written. Skipped outputs are listed in
+ * a warning with their identifier and position.
  */
 export async function importResponses(
 	db: Db,
 	files: ImportFile[],
-	options: { actor: ImportActor; model?: string; dataset?: string }
-): Promise<ImportCounts & { models: string[] }> {
+	options: {
+		actor: ImportActor;
+		model?: string;
+		dataset?: string;
+		matchBy?: MatchBy | 'auto';
+		unmatched?: 'reject' | 'skip';
+	}
+): Promise<ImportCounts & { models: string[]; matches: FileMatch[]; skipped: number }> {
 	const errors: RecordError[] = [];
 	let defaultModel: string | undefined;
 	if (options.model !== undefined) {
@@ -189,14 +442,30 @@ export async function importResponses(
 			throw importRejected([{ index: -1, field: 'model', reason: m.error.issues[0].message }], 0);
 		defaultModel = m.data;
 	}
-	const pending: Pending[] = [];
+	const wanted = options.matchBy ?? 'auto';
+	const reads: FileRead[] = [];
 	for (const file of files) {
 		const jsonl = /\.jsonl$/i.test(file.fileName) || looksLikeJsonl(file.text);
-		const rows = jsonl
+		const read = jsonl
 			? fromJsonl(file, defaultModel, errors)
 			: fromSubmission(file, defaultModel, errors);
-		pending.push(...rows);
+		if (read.pending.length && wanted !== 'auto' && !read.carries.includes(wanted))
+			errors.push({
+				file: file.fileName,
+				index: -1,
+				field: '(file)',
+				reason: `cannot be matched by ${MATCH_BY_LABELS[wanted]}: ${read.carries.length ? `its outputs carry ${read.carries.map((c) => MATCH_BY_LABELS[c]).join('; ')}` : 'its lines do not all carry the same identifier'}`
+			});
+		else if (read.pending.length && !read.carries.length)
+			errors.push({
+				file: file.fileName,
+				index: -1,
+				field: '(file)',
+				reason: 'its lines name their items in different ways; give every line the same identifier'
+			});
+		reads.push(read);
 	}
+	const pending = reads.flatMap((r) => r.pending);
 	// A response the database cannot store, or one far too long, is refused with its record.
 	for (const p of pending) {
 		for (const b of unstorableStrings(p.raw, 'response'))
@@ -216,41 +485,56 @@ export async function importResponses(
 
 	const counts = await db.transaction(async (tx) => {
 		const ds = await ensureDataset(tx, options.dataset);
-		const byKey = new Map<string, { id: number; versionId: number }>();
-		const byId = new Map<number, { id: number; versionId: number }>();
-		const keys = [...new Set(pending.filter((p) => p.key).map((p) => p.key!))];
-		const ids = [...new Set(pending.filter((p) => p.itemId).map((p) => p.itemId!))];
-		for (const part of chunk(keys, 1000)) {
-			const rows = await tx
-				.select({ key: qaItem.itemKey, id: qaItem.id, versionId: qaItem.currentVersionId })
-				.from(qaItem)
-				.where(and(eq(qaItem.datasetId, ds.id), inArray(qaItem.itemKey, part)));
-			for (const r of rows) byKey.set(r.key, { id: r.id, versionId: r.versionId! });
-		}
-		for (const part of chunk(ids, 1000)) {
-			const rows = await tx
-				.select({ id: qaItem.id, versionId: qaItem.currentVersionId })
-				.from(qaItem)
-				.where(and(eq(qaItem.datasetId, ds.id), inArray(qaItem.id, part)));
-			for (const r of rows) byId.set(r.id, { id: r.id, versionId: r.versionId! });
-		}
-		const matched: { p: Pending; item: { id: number; versionId: number } }[] = [];
+		const matches: FileMatch[] = reads.map((r) => ({
+			file: r.file,
+			by: wanted === 'auto' ? r.carries[0] : wanted,
+			detected: wanted === 'auto'
+		}));
+		const plan = reads.flatMap((r, i) => r.pending.map((p) => ({ p, by: matches[i].by })));
+		const resolved = await resolve(tx, ds.id, plan);
+		// A record that matches no item whole may still name one by its paragraph id (a question
+		// reworded since): say so, and leave the choice of identifier to the organiser.
+		const misses = plan.filter((x, k) => x.by === 'record' && 'none' in resolved[k]);
+		const hints = misses.length
+			? await resolve(
+					tx,
+					ds.id,
+					misses.map((x) => ({ p: x.p, by: 'source' as const }))
+				)
+			: [];
+		const hint = new Map(
+			misses.map((x, k) => {
+				const h = hints[k];
+				return [x.p, 'item' in h ? `; by its paragraph id it would be item ${h.item.id}` : ''];
+			})
+		);
+		const matched: { p: Pending; item: Target }[] = [];
+		const unmatched: RecordError[] = [];
 		const repeats: RecordError[] = [];
 		const seen = new Map<string, Pending>();
-		for (const p of pending) {
-			const item = p.key ? byKey.get(p.key) : byId.get(p.itemId!);
-			if (!item) {
+		plan.forEach(({ p, by }, k) => {
+			const r = resolved[k];
+			if ('several' in r) {
 				errors.push({
 					file: p.file,
 					index: p.index,
-					field: 'item',
-					reason: p.key
-						? `matches no QA item in dataset "${ds.name}" (key ${p.key}); import the QA pairs first`
-						: `item id ${p.itemId} does not exist in dataset "${ds.name}"`,
+					field: by === 'position' ? 'index' : by === 'source' ? 'source.paragraph_id' : 'item',
+					reason: `${describe(p, by)} fits ${r.several.length} QA items (${r.several.map((t) => `item ${t.id}`).join(', ')}) in dataset "${ds.name}"; it is ambiguous, so nothing was imported: match by ${by === 'source' ? 'the whole QA record (submission files with inputs) or by type and position' : 'another identifier'}`,
+					kind: 'ambiguous'
+				});
+				return;
+			}
+			if ('none' in r) {
+				unmatched.push({
+					file: p.file,
+					index: p.index,
+					field: by === 'position' ? 'index' : by === 'source' ? 'source.paragraph_id' : 'item',
+					reason: `${describe(p, by)} matches no QA item in dataset "${ds.name}" (${r.none}${hint.get(p) ?? ''})`,
 					kind: 'unmatched'
 				});
-				continue;
+				return;
 			}
+			const item = r.item;
 			const pairKey = `${item.id}\u0000${p.model}`;
 			const dup = seen.get(pairKey);
 			if (dup) {
@@ -265,13 +549,29 @@ export async function importResponses(
 						: `gives model ${p.model} a different response for the item of ${dup.file} record ${dup.index + 1}`,
 					...(same ? {} : { kind: 'conflicting_duplicate' as const })
 				});
-				continue;
+				return;
 			}
 			seen.set(pairKey, p);
 			matched.push({ p, item });
-		}
+		});
+		const skip = options.unmatched === 'skip';
+		if (!skip) errors.push(...unmatched);
 		if (errors.length) throw importRejected(errors, pending.length);
-		const warnings = duplicateRecordWarning(repeats, 'response');
+		if (!matched.length)
+			throw importRejected(
+				[...unmatched, { index: -1, field: '(file)', reason: 'no output matched a QA item' }],
+				pending.length
+			);
+		const skipped: ImportWarning[] = unmatched.length
+			? [
+					importWarning(
+						'unmatched_response',
+						`${unmatched.length} output${unmatched.length === 1 ? '' : 's'} matched no QA item and ${unmatched.length === 1 ? 'was' : 'were'} not imported.`,
+						unmatched
+					)
+				]
+			: [];
+		const warnings = [...duplicateRecordWarning(repeats, 'response'), ...skipped];
 
 		const models = [...new Set(matched.map((m) => m.p.model))];
 		await tx
@@ -351,9 +651,27 @@ export async function importResponses(
 			action: 'import.responses',
 			objectType: 'import',
 			objectId: imp.id,
-			after: { models, ...counts, warnings: warningCount(warnings) }
+			after: {
+				models,
+				...counts,
+				matchedBy: matches.map((m) => ({ file: m.file, by: m.by })),
+				skipped: unmatched.length,
+				warnings: warningCount(warnings)
+			}
 		});
-		return { importId: imp.id, total: matched.length, models, ...counts, warnings };
+		// The page lists every skipped output; the stored warning keeps the first of them.
+		const shown = warnings.map((w) =>
+			w.kind === 'unmatched_response' ? { ...w, records: unmatched } : w
+		);
+		return {
+			importId: imp.id,
+			total: matched.length,
+			models,
+			...counts,
+			warnings: shown,
+			matches,
+			skipped: unmatched.length
+		};
 	});
 	await refreshPlannerStatistics(db, counts.created + counts.updated, ['response']);
 	return counts;
@@ -363,7 +681,12 @@ function looksLikeJsonl(text: string): boolean {
 	const first = text.trimStart().split(/\r?\n/, 1)[0] ?? '';
 	try {
 		const v = JSON.parse(first);
-		return !!v && typeof v === 'object' && !Array.isArray(v) && 'item' in v;
+		return (
+			!!v &&
+			typeof v === 'object' &&
+			!Array.isArray(v) &&
+			('item' in v || 'paragraph_id' in v || 'index' in v || ('source' in v && 'response' in v))
+		);
 	} catch {
 		return false;
 	}

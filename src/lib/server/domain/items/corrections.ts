@@ -1,9 +1,10 @@
 import { eq, inArray, sql } from 'drizzle-orm';
-import type { Tx } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { qaItem, qaItemVersion, reviewTask } from '../../db/schema';
-import { validateQaRecord } from '../../../schemas/qa-record';
+import { validateQaRecord, type QaRecord } from '../../../schemas/qa-record';
 import { recordAudit } from '../audit/audit';
 import { contentHash, typedFields } from './fields';
+import { valuesFromRecord } from './correction-form';
 import { DomainError } from '../../errors';
 
 /**
@@ -13,20 +14,25 @@ import { DomainError } from '../../errors';
 export async function correctItem(
 	tx: Tx,
 	actorId: string,
-	input: { itemId: number; recordJson: string; reason: string }
+	input: {
+		itemId: number;
+		/** The corrected ClinIQLink record (checked here by the import's schema of the item's type). */
+		record: unknown;
+		reason: string;
+		/** The version the organiser corrected; a newer current version refuses the correction. */
+		baseVersion?: number;
+	}
 ) {
 	const [item] = await tx.select().from(qaItem).where(eq(qaItem.id, input.itemId)).for('update');
 	if (!item) throw new DomainError('not_found', `There is no item ${input.itemId}.`);
-	let raw: unknown;
-	try {
-		raw = JSON.parse(input.recordJson);
-	} catch (e) {
+	if (!input.reason.trim())
+		throw new DomainError('invalid', 'Give the reason for the correction.', { field: 'reason' });
+	if (input.baseVersion !== undefined && input.baseVersion !== item.currentVersion)
 		throw new DomainError(
-			'invalid',
-			`The corrected record is not valid JSON: ${(e as Error).message}`
+			'conflict',
+			`Item ${item.id} was changed meanwhile (it is at version ${item.currentVersion}, you corrected version ${input.baseVersion}). Nothing was saved; open the item again.`
 		);
-	}
-	const checked = validateQaRecord(raw, 0, item.type);
+	const checked = validateQaRecord(input.record, 0, item.type);
 	if (!checked.ok)
 		throw new DomainError(
 			'invalid',
@@ -50,7 +56,7 @@ export async function correctItem(
 			contentHash: hash,
 			origin: 'correction',
 			createdBy: actorId,
-			reason: input.reason,
+			reason: input.reason.trim(),
 			...typedFields(checked.record)
 		})
 		.returning();
@@ -96,4 +102,25 @@ export async function withdrawItem(tx: Tx, actorId: string, itemId: number, reas
 		after: { reason }
 	});
 	return item;
+}
+
+/** Saves an organiser's correction from the item page: the new version and its audit event. */
+export function saveCorrection(
+	db: Db,
+	actorId: string,
+	input: { itemId: number; record: unknown; reason: string; baseVersion: number }
+) {
+	return db.transaction((tx) => correctItem(tx, actorId, input));
+}
+
+/** The item a correction starts from: its current version's record and the form's values. */
+export async function correctionStart(db: Db, itemId: number) {
+	const [row] = await db
+		.select({ item: qaItem, version: qaItemVersion })
+		.from(qaItem)
+		.innerJoin(qaItemVersion, eq(qaItemVersion.id, qaItem.currentVersionId))
+		.where(eq(qaItem.id, itemId));
+	if (!row) return null;
+	const record = row.version.record as QaRecord;
+	return { item: row.item, version: row.version, record, values: valuesFromRecord(record) };
 }

@@ -73,7 +73,7 @@ describeEachDb('disputes', (h) => {
 			to: 'upheld',
 			comment: 'Fixed the wording.',
 			remedy: 'correct',
-			record: JSON.stringify(record)
+			record
 		});
 		const versions = await h.db
 			.select()
@@ -97,7 +97,7 @@ describeEachDb('disputes', (h) => {
 			to: 'upheld',
 			comment: 'x',
 			remedy: 'correct',
-			record: '{"question": ""}'
+			record: { question: '' }
 		}).catch((e) => e);
 		expect(err.code).toBe('invalid');
 		const [d] = await h.db.select().from(dispute);

@@ -133,8 +133,7 @@ export const transitionSchema = z
 		to: z.enum(DISPUTE_STATUSES, 'Choose the new status.'),
 		comment: z.string().trim().max(4000).optional(),
 		/** For `upheld`: what happens to the item. */
-		remedy: z.enum(['correct', 'withdraw']).optional(),
-		record: z.string().max(200_000).optional()
+		remedy: z.enum(['correct', 'withdraw']).optional()
 	})
 	.superRefine((v, ctx) => {
 		if ((v.to === 'upheld' || v.to === 'rejected') && !v.comment)
@@ -145,8 +144,6 @@ export const transitionSchema = z
 				path: ['remedy'],
 				message: 'An upheld dispute corrects or withdraws the item.'
 			});
-		if (v.to === 'upheld' && v.remedy === 'correct' && !v.record?.trim())
-			ctx.addIssue({ code: 'custom', path: ['record'], message: 'Give the corrected record.' });
 	});
 
 /**
@@ -158,7 +155,11 @@ export async function transitionDispute(
 	db: Db,
 	actorId: string,
 	id: number,
-	input: z.infer<typeof transitionSchema>
+	input: z.infer<typeof transitionSchema> & {
+		/** For a correction: the corrected record and the version it corrects. */
+		record?: unknown;
+		baseVersion?: number;
+	}
 ) {
 	return db.transaction(async (tx) => {
 		const [d] = await tx.select().from(dispute).where(eq(dispute.id, id)).for('update');
@@ -171,10 +172,13 @@ export async function transitionDispute(
 		const now = new Date();
 		const final = input.to === 'upheld' || input.to === 'rejected';
 		if (input.to === 'upheld' && input.remedy === 'correct') {
+			if (input.record === undefined)
+				throw new DomainError('invalid', 'Give the corrected item.', { field: 'record' });
 			await correctItem(tx, actorId, {
 				itemId: d.itemId,
-				recordJson: input.record!,
-				reason: `dispute ${id}: ${input.comment}`
+				record: input.record,
+				reason: `dispute ${id}: ${input.comment}`,
+				baseVersion: input.baseVersion
 			});
 		} else if (input.to === 'upheld' && input.remedy === 'withdraw') {
 			await withdrawItem(tx, actorId, d.itemId, `dispute ${id}: ${input.comment}`);

@@ -8,7 +8,11 @@ import {
 	type ImportFile,
 	type StreamedFile
 } from '$lib/server/domain/imports/qa-import';
-import { importResponses } from '$lib/server/domain/imports/response-import';
+import {
+	MATCH_BY,
+	MATCH_BY_LABELS,
+	importResponses
+} from '$lib/server/domain/imports/response-import';
 import { listImports } from '$lib/server/domain/items/items';
 import { failWith } from '$lib/server/errors';
 import { field, readForm } from '$lib/server/forms';
@@ -16,7 +20,10 @@ import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url }) => {
 	requireRole(locals, 'organiser', url);
-	return { imports: await listImports(getDb(), 100) };
+	return {
+		imports: await listImports(getDb(), 100),
+		matchBy: MATCH_BY.map((value) => ({ value, label: MATCH_BY_LABELS[value] }))
+	};
 };
 
 /** The chosen, non-empty files of a file input (an empty input posts one empty file). */
@@ -30,7 +37,11 @@ const qaForm = z.object({ files: chosenFiles('Choose at least one JSON file.') }
 const passagesForm = z.object({ file: chosenFiles('Choose a JSON or CSV file.') });
 const responsesForm = z.object({
 	files: chosenFiles('Choose at least one file.'),
-	model: field.optionalText(200)
+	model: field.optionalText(200),
+	match_by: z.enum(['auto', ...MATCH_BY], 'Choose how outputs name their items.').default('auto'),
+	unmatched: z
+		.enum(['reject', 'skip'], 'Choose what happens to unmatched outputs.')
+		.default('reject')
 });
 
 async function read(files: File[]): Promise<ImportFile[]> {
@@ -91,9 +102,14 @@ export const actions: Actions = {
 		});
 		if (!input.ok) return input.failure;
 		const files = await read(input.data.files);
-		const model = input.data.model;
+		const { model, match_by: matchBy, unmatched } = input.data;
 		return run('responses', () =>
-			importResponses(getDb(), files, { actor: { userId: user.id, label: user.email }, model })
+			importResponses(getDb(), files, {
+				actor: { userId: user.id, label: user.email },
+				model,
+				matchBy,
+				unmatched
+			})
 		);
 	}
 };
