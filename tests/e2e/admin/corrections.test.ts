@@ -143,6 +143,15 @@ test('an organiser corrects a multiple-choice item by keyboard alone and sees th
 	await expect(
 		page.getByRole('row', { name: /The passage supports the other option/ })
 	).toContainText('correction');
+
+	// The organiser finds the correction on the audit log, by the item it changed.
+	const itemId = href.split('/').pop()!;
+	await page.goto(`/admin/audit?objectType=qa_item&objectId=${itemId}`);
+	const rows = page.locator('main tbody tr');
+	await expect(rows.filter({ hasText: 'Item corrected' })).toHaveCount(1);
+	await expect(rows.filter({ hasText: 'Item corrected' })).toContainText('Eve Organiser');
+	await expect(rows.filter({ hasText: 'Item corrected' })).toContainText('as corrected');
+	await expectAccessible(page);
 });
 
 test.describe('without JavaScript', () => {

@@ -208,5 +208,5 @@ test('a password-reset link sets a new password once and ends the other sessions
 	await expectAccessible(page, 'Audit page, filtered by family and date');
 });
 
-// The correction of an item through its form joins this journey where the correction form lives
-// (its own spec covers the form); its audit event is `item.correct`.
+// The journey's correction step — an item corrected through its form, then found on the audit log
+// by the item it changed — is in corrections.test.ts, beside the form's other tests.
