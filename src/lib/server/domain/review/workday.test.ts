@@ -16,7 +16,9 @@ describe('workdayBounds', () => {
 		expect(workdayBounds(now, 'UTC')).toEqual({
 			timeZone: 'UTC',
 			dayStart: new Date('2030-01-02T00:00:00Z'),
-			weekStart: new Date('2029-12-31T00:00:00Z')
+			weekStart: new Date('2029-12-31T00:00:00Z'),
+			dayEnd: new Date('2030-01-03T00:00:00Z'),
+			weekEnd: new Date('2030-01-07T00:00:00Z')
 		});
 		const berlin = workdayBounds(now, 'Europe/Berlin');
 		expect(berlin.dayStart).toEqual(new Date('2030-01-02T23:00:00Z'));
@@ -31,6 +33,8 @@ describe('workdayBounds', () => {
 		// 2030-03-31: Berlin moves from UTC+1 to UTC+2 at 02:00; midnight was still UTC+1.
 		const b = workdayBounds(new Date('2030-03-31T12:00:00Z'), 'Europe/Berlin');
 		expect(b.dayStart).toEqual(new Date('2030-03-30T23:00:00Z'));
+		// That day has 23 hours: the next one starts at 22:00 UTC.
+		expect(b.dayEnd).toEqual(new Date('2030-03-31T22:00:00Z'));
 	});
 
 	it('falls back to UTC for a missing or unknown zone name', () => {

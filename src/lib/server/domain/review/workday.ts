@@ -10,6 +10,9 @@ export interface WorkdayBounds {
 	timeZone: string;
 	dayStart: Date;
 	weekStart: Date;
+	/** Where the next day and week begin (a screen open across midnight starts counting anew). */
+	dayEnd: Date;
+	weekEnd: Date;
 }
 
 /** The time zone a cookie names when the runtime knows it, else UTC. */
@@ -72,16 +75,16 @@ function localMidnight(year: number, month: number, day: number, timeZone: strin
 /** Where the reviewer's "today" and "this week" (ISO, from Monday 00:00) begin, in `timeZone`. */
 export function workdayBounds(now: Date, timeZone: string): WorkdayBounds {
 	const wall = wallClock(now, timeZone);
-	const monday = new Date(Date.UTC(wall.year, wall.month - 1, wall.day - wall.weekday));
+	const midnight = (daysFromToday: number) => {
+		const d = new Date(Date.UTC(wall.year, wall.month - 1, wall.day + daysFromToday));
+		return localMidnight(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), timeZone);
+	};
 	return {
 		timeZone,
-		dayStart: localMidnight(wall.year, wall.month, wall.day, timeZone),
-		weekStart: localMidnight(
-			monday.getUTCFullYear(),
-			monday.getUTCMonth() + 1,
-			monday.getUTCDate(),
-			timeZone
-		)
+		dayStart: midnight(0),
+		weekStart: midnight(-wall.weekday),
+		dayEnd: midnight(1),
+		weekEnd: midnight(7 - wall.weekday)
 	};
 }
 
@@ -172,4 +175,20 @@ export async function renewLease(
 			'This item is no longer leased to you: another reviewer has been given it since your lease expired, or it was submitted. Nothing was changed.'
 		);
 	return { taskId: rows[0].id, leaseExpiresAt: new Date(rows[0].lease_expires_at) };
+}
+
+/** The counters of the review screen and the time zone they were counted in. */
+export async function reviewerWorkday(
+	db: Db | Tx,
+	userId: string,
+	timeZoneName: string | undefined,
+	now = new Date()
+): Promise<WorkdayCounts & { timeZone: string; dayEnd: number; weekEnd: number }> {
+	const bounds = workdayBounds(now, validTimeZone(timeZoneName));
+	return {
+		...(await workdayCounts(db, userId, bounds, now)),
+		timeZone: bounds.timeZone,
+		dayEnd: bounds.dayEnd.getTime(),
+		weekEnd: bounds.weekEnd.getTime()
+	};
 }
