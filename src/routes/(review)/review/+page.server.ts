@@ -1,19 +1,21 @@
 import { fail, redirect } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { claimNext, currentLease, queueStats } from '$lib/server/domain/review/queue';
+import { claimNext, currentLease } from '$lib/server/domain/review/queue';
 import { reviewHistory } from '$lib/server/domain/review/reviews';
+import { reviewerWorkday } from '$lib/server/domain/review/workday';
+import { TIME_ZONE_COOKIE } from '$lib/review/time-zone';
 import type { Actions, PageServerLoad } from './$types';
 
-export const load: PageServerLoad = async ({ locals, url }) => {
+export const load: PageServerLoad = async ({ locals, url, cookies }) => {
 	const user = requireRole(locals, 'reviewer', url);
 	const db = getDb();
-	const [stats, lease, history] = await Promise.all([
-		queueStats(db, user.id),
+	const [workday, lease, history] = await Promise.all([
+		reviewerWorkday(db, user.id, cookies.get(TIME_ZONE_COOKIE)),
 		currentLease(db, user.id),
 		reviewHistory(db, user.id, 50)
 	]);
-	return { stats, lease, history };
+	return { workday, lease, history };
 };
 
 export const actions: Actions = {

@@ -4,17 +4,30 @@ import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { claimNext, leasedItem, returnTask } from '$lib/server/domain/review/queue';
 import { reviewInputSchema, submitAndNext } from '$lib/server/domain/review/reviews';
+import { renewLease, reviewerWorkday } from '$lib/server/domain/review/workday';
+import { TIME_ZONE_COOKIE } from '$lib/review/time-zone';
 import { failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import { itemOnScreen } from './item-view';
 import type { Actions, PageServerLoad } from './$types';
 
-export const load: PageServerLoad = async ({ locals, params, url }) => {
+export const load: PageServerLoad = async ({ locals, params, url, cookies }) => {
 	const user = requireRole(locals, 'reviewer', url);
-	const shown = await leasedItem(getDb(), user.id, Number(params.id));
-	// The time the item was shown; the submission's time on task is measured from it.
-	return { shown: shown && itemOnScreen(shown), startedAt: Date.now() };
+	const db = getDb();
+	const now = new Date();
+	const [shown, workday] = await Promise.all([
+		leasedItem(db, user.id, Number(params.id)),
+		reviewerWorkday(db, user.id, cookies.get(TIME_ZONE_COOKIE), now)
+	]);
+	// The time the item was shown: the submission's time on task is measured from it, and the
+	// lease countdown from it on the server's clock (a browser's clock may be wrong).
+	return { shown: shown && itemOnScreen(shown), startedAt: now.getTime(), workday };
 };
+
+const leaseSchema = z.object({
+	taskId: z.coerce.number().int().positive(),
+	key: z.string().min(8).max(64)
+});
 
 const returnSchema = z.object({
 	taskId: z.coerce.number().int().positive(),
@@ -37,11 +50,36 @@ export const actions: Actions = {
 		} catch (e) {
 			return failWith(e, { values: input.values });
 		}
-		// A page with JavaScript shows the next item from this answer (one request per judgement);
-		// without it, the browser follows the redirect to the next item's page.
+		// A page with JavaScript shows the next item from this answer (one request per judgement)
+		// and counts the submission itself; without it, the browser follows the redirect to the next
+		// item's page, which counts afresh.
 		if (result.shown && request.headers.get('x-sveltekit-action') === 'true')
-			return { next: { shown: itemOnScreen(result.shown), startedAt: Date.now() } };
+			return {
+				next: { shown: itemOnScreen(result.shown), startedAt: Date.now() },
+				counted: !result.duplicate
+			};
 		redirect(303, nextPage(result.next?.taskId));
+	},
+	renew: async ({ locals, request }) => {
+		const user = requireRole(locals, 'reviewer');
+		const input = await readForm(request, leaseSchema, {
+			message: 'The form was incomplete; reload the page.'
+		});
+		if (!input.ok) return input.failure;
+		let renewed;
+		try {
+			renewed = await renewLease(getDb(), user.id, {
+				taskId: input.data.taskId,
+				token: input.data.key
+			});
+		} catch (e) {
+			return failWith(e);
+		}
+		if (request.headers.get('x-sveltekit-action') === 'true')
+			return {
+				renewed: { leaseExpiresAt: renewed.leaseExpiresAt.toISOString(), serverNow: Date.now() }
+			};
+		redirect(303, nextPage(renewed.taskId));
 	},
 	skip: async ({ locals, request }) => returnAction(locals, request, true),
 	release: async ({ locals, request }) => returnAction(locals, request, false)

@@ -27,6 +27,7 @@ export function itemOnScreen(shown: Leased) {
 			taskId: lease.taskId,
 			round: lease.round,
 			leaseToken: lease.leaseToken,
+			leasedAt: lease.leasedAt,
 			leaseExpiresAt: lease.leaseExpiresAt
 		},
 		item: { id: item.id, paragraphId: item.paragraphId },

@@ -1,0 +1,194 @@
+import { sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { rowsOf } from '../../db/client';
+import { reviewTask } from '../../db/schema';
+import { DomainError } from '../../errors';
+import type { Lease } from './queue';
+
+/** A reviewer's calendar day and ISO week (from Monday) in a time zone, as instants. */
+export interface WorkdayBounds {
+	timeZone: string;
+	dayStart: Date;
+	weekStart: Date;
+	/** Where the next day and week begin (a screen open across midnight starts counting anew). */
+	dayEnd: Date;
+	weekEnd: Date;
+}
+
+/** The time zone a cookie names when the runtime knows it, else UTC. */
+export function validTimeZone(name: string | undefined): string {
+	if (!name || name.length > 64 || !/^[A-Za-z0-9_+\-/]+$/.test(name)) return 'UTC';
+	try {
+		return new Intl.DateTimeFormat('en-GB', { timeZone: name }).resolvedOptions().timeZone;
+	} catch {
+		return 'UTC';
+	}
+}
+
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+
+/** The wall-clock date, time and weekday of an instant in a time zone. */
+function wallClock(at: Date, timeZone: string) {
+	const parts = Object.fromEntries(
+		new Intl.DateTimeFormat('en-US', {
+			timeZone,
+			hourCycle: 'h23',
+			year: 'numeric',
+			month: 'numeric',
+			day: 'numeric',
+			hour: 'numeric',
+			minute: 'numeric',
+			second: 'numeric',
+			weekday: 'short'
+		})
+			.formatToParts(at)
+			.map((p) => [p.type, p.value])
+	);
+	return {
+		year: Number(parts.year),
+		month: Number(parts.month),
+		day: Number(parts.day),
+		asUtc: Date.UTC(
+			Number(parts.year),
+			Number(parts.month) - 1,
+			Number(parts.day),
+			Number(parts.hour),
+			Number(parts.minute),
+			Number(parts.second)
+		),
+		weekday: WEEKDAYS.indexOf(parts.weekday)
+	};
+}
+
+/** The instant of local midnight starting a date (year, month, day) in a time zone. */
+function localMidnight(year: number, month: number, day: number, timeZone: string): Date {
+	const naive = Date.UTC(year, month - 1, day);
+	// The zone's offset at the guess, then again at the corrected instant (a DST change that day).
+	let guess = naive;
+	for (let i = 0; i < 2; i++) {
+		const offset = wallClock(new Date(guess), timeZone).asUtc - guess;
+		guess = naive - offset;
+	}
+	return new Date(guess);
+}
+
+/** Where the reviewer's "today" and "this week" (ISO, from Monday 00:00) begin, in `timeZone`. */
+export function workdayBounds(now: Date, timeZone: string): WorkdayBounds {
+	const wall = wallClock(now, timeZone);
+	const midnight = (daysFromToday: number) => {
+		const d = new Date(Date.UTC(wall.year, wall.month - 1, wall.day + daysFromToday));
+		return localMidnight(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), timeZone);
+	};
+	return {
+		timeZone,
+		dayStart: midnight(0),
+		weekStart: midnight(-wall.weekday),
+		dayEnd: midnight(1),
+		weekEnd: midnight(7 - wall.weekday)
+	};
+}
+
+/** The counters of the review screen. */
+export interface WorkdayCounts {
+	/** The reviewer's first submissions (amendments not counted) since the day began. */
+	today: number;
+	/** The same since the week began. */
+	week: number;
+	/**
+	 * Items the reviewer could be given next, now: pending tasks and expired leases, less the
+	 * secondary rounds of their own items and what they skipped (the rules of review_claim_next).
+	 * The item they hold is not counted; items other reviewers hold now are not either.
+	 */
+	left: number;
+	/** Of `left`, independent second reviews. */
+	leftSecondary: number;
+}
+
+/**
+ * The review screen's counters in one statement: the reviewer's submissions today and this week
+ * (index on review (reviewer_id, submitted_at)) and what is left in the queue for them (the
+ * partial indexes of pending tasks and of leases).
+ */
+export async function workdayCounts(
+	db: Db | Tx,
+	userId: string,
+	bounds: WorkdayBounds,
+	now = new Date()
+): Promise<WorkdayCounts> {
+	const [row] = rowsOf<{ today: number; week: number; left: number; left_secondary: number }>(
+		await db.execute(sql`
+			with mine as (
+				select r.submitted_at from review r
+				where r.reviewer_id = ${userId} and r.revision = 1
+					and r.submitted_at >= ${bounds.weekStart.toISOString()}::timestamptz
+			), open as (
+				select t.round from review_task t
+				where (t.state = 'pending'
+						or (t.state = 'leased' and t.lease_expires_at <= ${now.toISOString()}::timestamptz))
+					and (t.excluded_user_id is null or t.excluded_user_id <> ${userId})
+					and not exists (select 1 from task_skip s where s.task_id = t.id and s.user_id = ${userId})
+			)
+			select
+				(select count(*) from mine
+					where submitted_at >= ${bounds.dayStart.toISOString()}::timestamptz)::int as today,
+				(select count(*) from mine)::int as week,
+				(select count(*) from open)::int as left,
+				(select count(*) from open where round = 'secondary')::int as left_secondary`)
+	);
+	return { today: row.today, week: row.week, left: row.left, leftSecondary: row.left_secondary };
+}
+
+/**
+ * Gives the reviewer a fresh lease of the dataset's length on a task they were leased, if no
+ * one else has taken it since (also after it expired): the same token, so the form on screen
+ * still submits. Audited as `review_task.lease` with `renewed`. Refused with `not_leased`
+ * otherwise; nothing changes then.
+ */
+export async function renewLease(
+	db: Db | Tx,
+	userId: string,
+	input: { taskId: number; token: string },
+	now = new Date()
+): Promise<Pick<Lease, 'taskId' | 'leaseExpiresAt'>> {
+	const rows = rowsOf<{ id: number; lease_expires_at: Date | string }>(
+		await db.execute(sql`
+			with renewed as (
+				update ${reviewTask} t set leased_at = ${now.toISOString()}::timestamptz,
+					lease_expires_at = ${now.toISOString()}::timestamptz + make_interval(mins => (
+						select d.lease_minutes from qa_item i join dataset d on d.id = i.dataset_id
+						where i.id = t.item_id))
+				where t.id = ${input.taskId} and t.state = 'leased' and t.leased_by = ${userId}
+					and t.lease_token = ${input.token}
+				returning t.id, t.round, t.item_id, t.lease_expires_at
+			), audited as (
+				insert into audit_event (actor_id, action, object_type, object_id, after)
+				select ${userId}, 'review_task.lease', 'review_task', r.id::text,
+					jsonb_build_object('round', r.round, 'itemId', r.item_id, 'renewed', true, 'expiresAt',
+						to_char(r.lease_expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+				from renewed r
+			)
+			select id, lease_expires_at from renewed`)
+	);
+	if (rows.length === 0)
+		throw new DomainError(
+			'not_leased',
+			'This item is no longer leased to you: another reviewer has been given it since your lease expired, or it was submitted. Nothing was changed.'
+		);
+	return { taskId: rows[0].id, leaseExpiresAt: new Date(rows[0].lease_expires_at) };
+}
+
+/** The counters of the review screen and the time zone they were counted in. */
+export async function reviewerWorkday(
+	db: Db | Tx,
+	userId: string,
+	timeZoneName: string | undefined,
+	now = new Date()
+): Promise<WorkdayCounts & { timeZone: string; dayEnd: number; weekEnd: number }> {
+	const bounds = workdayBounds(now, validTimeZone(timeZoneName));
+	return {
+		...(await workdayCounts(db, userId, bounds, now)),
+		timeZone: bounds.timeZone,
+		dayEnd: bounds.dayEnd.getTime(),
+		weekEnd: bounds.weekEnd.getTime()
+	};
+}
