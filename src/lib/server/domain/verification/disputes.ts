@@ -71,8 +71,10 @@ export async function listDisputes(
 				category: dispute.category,
 				status: dispute.status,
 				reason: dispute.reason,
-				raisedBy: raiser.pseudonym,
-				owner: owner.displayName,
+				raisedByName: raiser.displayName,
+				raisedByPseudonym: raiser.pseudonym,
+				ownerName: owner.displayName,
+				ownerPseudonym: owner.pseudonym,
 				createdAt: dispute.createdAt,
 				updatedAt: dispute.updatedAt
 			})
@@ -92,7 +94,11 @@ export async function listDisputes(
 /** A dispute with its thread, the item as it is now, and the transitions open to it. */
 export async function getDispute(db: Db, id: number) {
 	const [row] = await db
-		.select({ dispute, raisedBy: raiser.pseudonym, owner: owner.displayName })
+		.select({
+			dispute,
+			raisedBy: { displayName: raiser.displayName, pseudonym: raiser.pseudonym },
+			owner: { displayName: owner.displayName, pseudonym: owner.pseudonym }
+		})
 		.from(dispute)
 		.innerJoin(raiser, eq(raiser.id, dispute.raisedBy))
 		.leftJoin(owner, eq(owner.id, dispute.ownerId))
