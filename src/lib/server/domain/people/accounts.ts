@@ -4,6 +4,7 @@ import { assignment, reviewTask, session, studyQuestion, user } from '../../db/s
 import { DomainError } from '../../errors';
 import { recordAudit } from '../audit/audit';
 import { expireLeases } from '../ranking/queue';
+import { RETURNED_TO_QUEUE } from '../review/queue';
 
 /**
  * Locks the active organiser accounts (in id order, so two organisers changing each other at once
@@ -59,13 +60,7 @@ export async function deactivateUser(
 			.returning({ id: session.id });
 		const tasks = await tx
 			.update(reviewTask)
-			.set({
-				state: 'pending',
-				leasedBy: null,
-				leaseToken: null,
-				leasedAt: null,
-				leaseExpiresAt: null
-			})
+			.set(RETURNED_TO_QUEUE)
 			.where(and(eq(reviewTask.leasedBy, userId), eq(reviewTask.state, 'leased')))
 			.returning({ id: reviewTask.id });
 		// A ranking lease ends now; the study's sweep then reopens the question's slot (and moves

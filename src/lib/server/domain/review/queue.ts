@@ -152,6 +152,15 @@ export async function lockLeasedTask(tx: Tx, userId: string, taskId: number, tok
 	return task;
 }
 
+/** What a task returned to the queue looks like: waiting, with no lease left on it. */
+export const RETURNED_TO_QUEUE = {
+	state: 'pending',
+	leasedBy: null,
+	leaseToken: null,
+	leasedAt: null,
+	leaseExpiresAt: null
+} as const satisfies Partial<typeof reviewTask.$inferInsert>;
+
 /**
  * Gives a leased task back to the queue. With `skip`, the reviewer will not be offered it again
  * and the skip (with its optional reason) is kept; a plain release lets anyone take it.
@@ -163,16 +172,7 @@ export async function returnTask(
 ): Promise<void> {
 	await db.transaction(async (tx) => {
 		const task = await lockLeasedTask(tx, userId, input.taskId, input.token);
-		await tx
-			.update(reviewTask)
-			.set({
-				state: 'pending',
-				leasedBy: null,
-				leaseToken: null,
-				leasedAt: null,
-				leaseExpiresAt: null
-			})
-			.where(eq(reviewTask.id, task.id));
+		await tx.update(reviewTask).set(RETURNED_TO_QUEUE).where(eq(reviewTask.id, task.id));
 		const reason = input.reason?.trim() || null;
 		if (input.skip) await tx.insert(taskSkip).values({ taskId: task.id, userId, reason });
 		await recordAudit(tx, {
