@@ -216,11 +216,12 @@ test('a dispute is raised from the review screen and rejected by an organiser', 
 	await expect(page.getByText('The passage does not mention this (e2e).')).toBeVisible();
 	await page.getByRole('button', { name: 'Start review' }).click();
 	await expect(page.getByRole('heading', { name: /Dispute #\d+ Under review/ })).toBeVisible();
-	await page.getByLabel('Decision and reason').fill('Paragraph 2 supports the item.');
-	await page.getByRole('button', { name: 'Reject' }).click();
+	await page.waitForLoadState('networkidle');
+	await page.getByLabel(/Why the dispute is rejected/).fill('Paragraph 2 supports the item.');
+	await page.getByRole('button', { name: 'Reject the dispute' }).click();
 	await expect(page.getByRole('heading', { name: /Dispute #\d+ Rejected/ })).toBeVisible();
 	await expect(page.locator('.thread')).toContainText('set status to Rejected');
-	await expect(page.getByRole('button', { name: 'Reject' })).toHaveCount(0);
+	await expect(page.getByRole('button', { name: 'Reject the dispute' })).toHaveCount(0);
 	await page.goto('/admin/items?held=yes');
 	await expect(page.locator('main tbody tr', { hasText: question })).toHaveCount(0);
 });
