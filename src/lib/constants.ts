@@ -263,3 +263,10 @@ export const IMPORT_WARNING_LABELS: Record<ImportWarningKind, string> = {
 	missing_passage: 'QA pairs whose source passage is not imported',
 	unmatched_response: 'Outputs that matched no QA item (not imported)'
 };
+
+/**
+ * The review screen counts the items left for a reviewer up to this many, then says "more than":
+ * an exact count would walk every waiting task on each page load (over a second at 50,000 items
+ * and 50 reviewers), and no one plans their day by the thousand-and-first item.
+ */
+export const REVIEW_LEFT_CAP = 1000;

@@ -35,6 +35,11 @@ export function formatCount(n: number): string {
 	return integer.format(n);
 }
 
+/** A count that stops at `cap`: above it, "more than 1,000". */
+export function countUpTo(n: number, cap: number): string {
+	return n > cap ? `more than ${formatCount(cap)}` : formatCount(n);
+}
+
 /** "12 items", "1 item" */
 export function plural(n: number, noun: string, nouns = `${noun}s`): string {
 	return `${formatCount(n)} ${n === 1 ? noun : nouns}`;

@@ -1,3 +1,4 @@
+import { countUpTo } from '../../../format';
 import { count, eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { auditEvent, dataset, qaItem, reviewTask, type User } from '../../db/schema';
@@ -135,6 +136,19 @@ describeEachDb('review workday counters', (h) => {
 			left: 6,
 			leftSecondary: 1
 		});
+	});
+
+	it('counts what is left up to the cap, then says so: the count stops one past it', async () => {
+		const now = new Date('2030-01-07T09:00:00Z');
+		// Seven waiting first reviews for Bob: exact under a cap of 7, "more than 3" under a cap of 3.
+		expect(await workdayCounts(h.db, bob.id, utcDay(now), now, 7)).toMatchObject({
+			left: 7,
+			leftCap: 7
+		});
+		const capped = await workdayCounts(h.db, bob.id, utcDay(now), now, 3);
+		expect(capped).toMatchObject({ left: 4, leftSecondary: 0, leftCap: 3 });
+		expect(countUpTo(capped.left, capped.leftCap)).toBe('more than 3');
+		expect(countUpTo(7, 7)).toBe('7');
 	});
 });
 

@@ -1,7 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { rowsOf } from '../../db/client';
 import { reviewTask } from '../../db/schema';
+import { REVIEW_LEFT_CAP } from '../../../constants';
 import { DomainError } from '../../errors';
 import type { Lease } from './queue';
 
@@ -19,7 +20,7 @@ export interface WorkdayBounds {
 export function validTimeZone(name: string | undefined): string {
 	if (!name || name.length > 64 || !/^[A-Za-z0-9_+\-/]+$/.test(name)) return 'UTC';
 	try {
-		return new Intl.DateTimeFormat('en-GB', { timeZone: name }).resolvedOptions().timeZone;
+		return wallClockFormat(name).resolvedOptions().timeZone;
 	} catch {
 		return 'UTC';
 	}
@@ -27,10 +28,12 @@ export function validTimeZone(name: string | undefined): string {
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
-/** The wall-clock date, time and weekday of an instant in a time zone. */
-function wallClock(at: Date, timeZone: string) {
-	const parts = Object.fromEntries(
-		new Intl.DateTimeFormat('en-US', {
+// Building an Intl.DateTimeFormat costs far more than using one: one per time zone, kept.
+const wallClockFormats = new Map<string, Intl.DateTimeFormat>();
+function wallClockFormat(timeZone: string): Intl.DateTimeFormat {
+	let format = wallClockFormats.get(timeZone);
+	if (!format) {
+		format = new Intl.DateTimeFormat('en-US', {
 			timeZone,
 			hourCycle: 'h23',
 			year: 'numeric',
@@ -40,7 +43,17 @@ function wallClock(at: Date, timeZone: string) {
 			minute: 'numeric',
 			second: 'numeric',
 			weekday: 'short'
-		})
+		});
+		// Time zones come from a validated cookie: a few hundred names at most.
+		if (wallClockFormats.size < 1000) wallClockFormats.set(timeZone, format);
+	}
+	return format;
+}
+
+/** The wall-clock date, time and weekday of an instant in a time zone. */
+function wallClock(at: Date, timeZone: string) {
+	const parts = Object.fromEntries(
+		wallClockFormat(timeZone)
 			.formatToParts(at)
 			.map((p) => [p.type, p.value])
 	);
@@ -102,6 +115,8 @@ export interface WorkdayCounts {
 	left: number;
 	/** Of `left`, independent second reviews. */
 	leftSecondary: number;
+	/** Both are counted up to this many: a count above it means "more than `leftCap`". */
+	leftCap: number;
 }
 
 /**
@@ -113,29 +128,44 @@ export async function workdayCounts(
 	db: Db | Tx,
 	userId: string,
 	bounds: WorkdayBounds,
-	now = new Date()
+	now = new Date(),
+	cap = REVIEW_LEFT_CAP
 ): Promise<WorkdayCounts> {
+	const at = now.toISOString();
+	// Tasks the claim could give this reviewer, up to one past the cap: the waiting ones (partial
+	// index review_task_claimable, led by the round) and the leases that ran out (partial index
+	// review_task_leased), each read by its own index rather than one scan with an OR.
+	const offered = sql`(t.excluded_user_id is null or t.excluded_user_id <> ${userId})
+		and not exists (select 1 from task_skip s where s.task_id = t.id and s.user_id = ${userId})`;
+	const open = (also: SQL) => sql`
+		(select 1 from review_task t
+			where t.state = 'pending' and ${also} and ${offered} limit ${cap + 1})
+		union all
+		(select 1 from review_task t
+			where t.state = 'leased' and t.lease_expires_at <= ${at}::timestamptz and ${also} and ${offered}
+			limit ${cap + 1})
+		limit ${cap + 1}`;
 	const [row] = rowsOf<{ today: number; week: number; left: number; left_secondary: number }>(
 		await db.execute(sql`
 			with mine as (
 				select r.submitted_at from review r
 				where r.reviewer_id = ${userId} and r.revision = 1
 					and r.submitted_at >= ${bounds.weekStart.toISOString()}::timestamptz
-			), open as (
-				select t.round from review_task t
-				where (t.state = 'pending'
-						or (t.state = 'leased' and t.lease_expires_at <= ${now.toISOString()}::timestamptz))
-					and (t.excluded_user_id is null or t.excluded_user_id <> ${userId})
-					and not exists (select 1 from task_skip s where s.task_id = t.id and s.user_id = ${userId})
 			)
 			select
 				(select count(*) from mine
 					where submitted_at >= ${bounds.dayStart.toISOString()}::timestamptz)::int as today,
 				(select count(*) from mine)::int as week,
-				(select count(*) from open)::int as left,
-				(select count(*) from open where round = 'secondary')::int as left_secondary`)
+				(select count(*) from (${open(sql`true`)}) o)::int as left,
+				(select count(*) from (${open(sql`t.round = 'secondary'`)}) o)::int as left_secondary`)
 	);
-	return { today: row.today, week: row.week, left: row.left, leftSecondary: row.left_secondary };
+	return {
+		today: row.today,
+		week: row.week,
+		left: row.left,
+		leftSecondary: row.left_secondary,
+		leftCap: cap
+	};
 }
 
 /**
