@@ -79,7 +79,6 @@ test('an organiser reads the agreement dashboard and downloads its bundle', asyn
 	expect(text).not.toMatch(/undefined/);
 	expect(text).not.toMatch(/\[0\.00, 0\.00\]/);
 	expect(text).toMatch(/needs at least \d+ double-reviewed items; has \d/);
-	await page.screenshot({ path: '/tmp/wt-scores-agreement.png', fullPage: false });
 
 	// Each plot is an SVG with a label, and its numbers are in a table beside it.
 	for (const label of [
