@@ -112,6 +112,16 @@ export const TAGS_WITH_ERRORS: readonly Tag[] = ['okay', 'bad'];
 
 export const SCORING_MODES = ['official', 'corrected'] as const;
 
+/**
+ * What a scoring run scores against (its IDF corpus, baseline and gold): a frozen benchmark
+ * snapshot, or the items' current versions, recorded as explicit item versions when the run starts.
+ */
+export const SCORING_CORPUS_KINDS = ['snapshot', 'items'] as const;
+export type ScoringCorpusKind = (typeof SCORING_CORPUS_KINDS)[number];
+/** Said of a scoring run created before runs recorded their corpus. */
+export const UNRECORDED_CORPUS =
+	'not recorded (the run predates recorded corpora; it used the items current when it ran)';
+
 export const JOB_STATES = ['queued', 'running', 'done', 'failed'] as const;
 
 /** The order reviewers get a dataset's items in: seeded random (the default) or as imported. */

@@ -24,6 +24,24 @@ export function seededRandom(seed: string): () => number {
 }
 
 /**
+ * The fewest units (items, questions, candidates) a bootstrap interval is given over: resampling
+ * fewer only shuffles the same handful of values (one unit gives [x, x]), which reads as a
+ * precision the data do not have. The agreement dashboard also gives no reviewer-agreement
+ * statistic over fewer double-reviewed items (a kappa over two items is 0 or 1 by chance).
+ */
+export const MIN_INTERVAL_UNITS = 5;
+
+/**
+ * No interval, and why, when there are fewer than MIN_INTERVAL_UNITS units; null when there are
+ * enough. `units` names what is counted ("questions ranked by 2+ physicians").
+ */
+export function tooFewUnits(n: number, units: string): Interval | null {
+	return n < MIN_INTERVAL_UNITS
+		? { low: null, high: null, reason: `needs at least ${MIN_INTERVAL_UNITS} ${units}; has ${n}` }
+		: null;
+}
+
+/**
  * The percentile interval of bootstrap values: the (1−level)/2 and (1+level)/2 quantiles, linearly
  * interpolated between order statistics (Hyndman & Fan type 7, R's default). Sorts `values` in place.
  */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { seedDemoJudgements } from '../../../src/lib/server/demo/judgements';
+import { DEMO_RANKED_STUDY, seedDemoJudgements } from '../../../src/lib/server/demo/judgements';
+import { rankingStudy } from '../../../src/lib/server/db/schema';
 import { createUser } from '../../../src/lib/server/domain/people/users';
 import { parseCsv } from '../../../src/lib/server/csv';
 import { expect, loginAs, test } from '../fixtures';
@@ -19,8 +20,9 @@ test.use({
 					roles: [role],
 					password: 'agreement-e2e-password'
 				}).then((u) => u.id);
+			const organiser = await make('judge-organiser', 'organiser');
 			await seedDemoJudgements(db, {
-				organiser: await make('judge-organiser', 'organiser'),
+				organiser,
 				reviewers: [await make('judge-r1', 'reviewer'), await make('judge-r2', 'reviewer')],
 				physicians: [
 					await make('judge-p1', 'physician'),
@@ -28,6 +30,8 @@ test.use({
 					await make('judge-p3', 'physician')
 				]
 			});
+			// A study created after the ranked one, with nothing ranked in it yet.
+			await db.insert(rankingStudy).values({ name: 'Just created, empty', createdBy: organiser });
 		}
 	}
 });
@@ -65,6 +69,16 @@ test('an organiser reads the agreement dashboard and downloads its bundle', asyn
 		page.getByText(/Computed just now from \d+ rankings by\s+3 physicians of\s+\d+ questions/)
 	).toBeVisible();
 	await expect(page.getByText('1,000 resamples with seed')).toBeVisible();
+	// It opens on the ranked study, not on the newer empty one, and says so.
+	await expect(page.getByLabel('Ranking study').locator('option:checked')).toHaveText(
+		new RegExp(`^${DEMO_RANKED_STUDY}`)
+	);
+	await expect(page.getByText(/newer stud(y|ies)\s+(has|have)\s+none yet/)).toBeVisible();
+	// No statistic or interval is printed without meaning: a missing one says why.
+	const text = await page.locator('main').innerText();
+	expect(text).not.toMatch(/undefined/);
+	expect(text).not.toMatch(/\[0\.00, 0\.00\]/);
+	expect(text).toMatch(/needs at least \d+ double-reviewed items; has \d/);
 
 	// Each plot is an SVG with a label, and its numbers are in a table beside it.
 	for (const label of [

@@ -39,6 +39,25 @@ test('an organiser scores the demo models and reads the leaderboard and box plot
 	expect(json.scores).toHaveLength(63);
 	expect(json.scores[0]).toMatchObject({ mode: 'official', embedder: 'hash:384' });
 
+	// The run names its recorded corpus; a re-run on it repeats every number exactly.
+	expect(json.run.corpus).toMatchObject({
+		kind: 'items',
+		digest: expect.stringMatching(/^[0-9a-f]{64}$/)
+	});
+	await expect(page.getByText(`Corpus: ${json.run.corpus.label}.`)).toBeVisible();
+	expect(lines[1].split(',').at(-1)).toBe(json.run.corpus.digest);
+	const firstUrl = page.url();
+	await page.getByRole('button', { name: 'Re-run on the same corpus' }).click();
+	await expect(page).not.toHaveURL(firstUrl);
+	await expect(page.getByRole('link', { name: `run ${json.run.id}` })).toBeVisible();
+	await expect(page.locator('.badge', { hasText: 'done' })).toBeVisible();
+	const again = await (await page.request.get(`${page.url()}/scores?format=json`)).json();
+	expect(again.run).toMatchObject({ rerunOf: json.run.id, corpus: json.run.corpus });
+	expect(again.leaderboard).toEqual(json.leaderboard);
+	const values = (body: { scores: { responseId: number; value: number }[] }) =>
+		body.scores.map((r) => [r.responseId, r.value]);
+	expect(values(again)).toEqual(values(json));
+
 	await page.getByRole('link', { name: '← All runs' }).click();
 	await expect(
 		page.getByRole('row', { name: /Run \d+.*official.*hash:384.*done/ }).first()

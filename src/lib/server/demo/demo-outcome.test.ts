@@ -230,6 +230,7 @@ describeEachDb('demo data: table, overview, snapshot and export agree with the r
 			const high = ofType.filter((e) => e.finalRelevance === 5).length;
 			return {
 				type,
+				relevance: [1, 2, 3, 4, 5].map((g) => ofType.filter((e) => e.finalRelevance === g).length),
 				high,
 				low: ofType.length - high,
 				single: ofType.length - double,

@@ -18,6 +18,7 @@ import {
 	TAGS,
 	ERROR_TYPES,
 	SCORING_MODES,
+	SCORING_CORPUS_KINDS,
 	JOB_STATES,
 	QUEUE_ORDERS
 } from '../../../constants';
@@ -38,5 +39,6 @@ export const assignmentState = pgEnum('assignment_state', ASSIGNMENT_STATES);
 export const tag = pgEnum('tag', TAGS);
 export const errorType = pgEnum('error_type', ERROR_TYPES);
 export const scoringMode = pgEnum('scoring_mode', SCORING_MODES);
+export const scoringCorpusKind = pgEnum('scoring_corpus_kind', SCORING_CORPUS_KINDS);
 export const jobState = pgEnum('job_state', JOB_STATES);
 export const queueOrder = pgEnum('queue_order', QUEUE_ORDERS);

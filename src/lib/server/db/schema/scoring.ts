@@ -1,15 +1,18 @@
 import {
+	type AnyPgColumn,
 	doublePrecision,
 	index,
 	integer,
 	jsonb,
 	pgTable,
+	primaryKey,
 	text,
 	timestamp,
 	unique
 } from 'drizzle-orm/pg-core';
-import { model, qaItem, response } from './content';
-import { jobState, qaType, scoringMode } from './enums';
+import { model, qaItem, qaItemVersion, response } from './content';
+import { jobState, qaType, scoringCorpusKind, scoringMode } from './enums';
+import { snapshot } from './review';
 import { user } from './user';
 
 /** One execution of the scoring module over model responses. */
@@ -42,7 +45,22 @@ export const scoringRun = pgTable('scoring_run', {
 	 */
 	heartbeatAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 	/** The job queue's id of the job that executes the run. */
-	jobId: text()
+	jobId: text(),
+	/**
+	 * What the run scores against; the item versions themselves are in `scoring_run_corpus`.
+	 * Null only for runs created before corpora were recorded.
+	 */
+	corpusKind: scoringCorpusKind(),
+	/** The benchmark snapshot whose item versions form the corpus (kind `snapshot`). */
+	snapshotId: integer().references(() => snapshot.id),
+	/** How many item versions the corpus holds. */
+	corpusSize: integer(),
+	/** When the corpus was recorded (a re-run keeps the original's). */
+	corpusRecordedAt: timestamp({ withTimezone: true }),
+	/** SHA-256 of the corpus: its item versions' ids and content hashes, in item order. */
+	corpusDigest: text(),
+	/** The run this one repeats: the same responses against the same corpus. */
+	rerunOf: integer().references((): AnyPgColumn => scoringRun.id)
 });
 export type ScoringRun = typeof scoringRun.$inferSelect;
 
@@ -71,3 +89,21 @@ export const score = pgTable(
 	(t) => [unique().on(t.runId, t.responseId), index().on(t.runId, t.modelId, t.type)]
 );
 export type Score = typeof score.$inferSelect;
+
+/**
+ * The item versions a run scores against, recorded when the run is created: the IDF corpus and
+ * baseline are built from exactly these versions and each response is scored against its item's
+ * version here, so later imports or corrections cannot change the run's numbers.
+ */
+export const scoringRunCorpus = pgTable(
+	'scoring_run_corpus',
+	{
+		runId: integer()
+			.notNull()
+			.references(() => scoringRun.id),
+		itemVersionId: integer()
+			.notNull()
+			.references(() => qaItemVersion.id)
+	},
+	(t) => [primaryKey({ columns: [t.runId, t.itemVersionId] })]
+);

@@ -1,7 +1,16 @@
 import { asc, eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { describeEachDb } from '../../db/testing';
-import { qaItem, rankingEntry, ranking, rankingStudy, user } from '../../db/schema';
+import {
+	assignment,
+	qaItem,
+	rankingEntry,
+	ranking,
+	rankingStudy,
+	studyQuestion,
+	user
+} from '../../db/schema';
+import { MIN_INTERVAL_UNITS } from '../../../stats/bootstrap';
 import { addReview, PAIRS, seedStudy } from '../../fixtures/agreement-known';
 import { seedItems, seedUsers } from '../../fixtures/review';
 import { cachedStudyAgreement, cachedVerificationAgreement } from './cache';
@@ -45,6 +54,15 @@ describeEachDb('verification agreement', (h) => {
 		expect(t.items).toBe(1);
 		expect(t.verdict.cohen_kappa.stat.value).toBeNull();
 		expect(t.verdict.cohen_kappa.stat.reason).toBeTruthy();
+		// Over one item no statistic or interval means anything: each says so.
+		const few = `needs at least ${MIN_INTERVAL_UNITS} double-reviewed items; has 1`;
+		expect(t.verdict.percent_agreement.stat).toEqual({ value: null, reason: few });
+		expect(t.verdict.cohen_kappa.stat).toEqual({ value: null, reason: few });
+		expect(t.verdict.percent_agreement.interval).toEqual({
+			low: null,
+			high: null,
+			reason: `needs at least ${MIN_INTERVAL_UNITS} double-reviewed items; has 1`
+		});
 	});
 
 	it('recomputes when a review arrives and serves the stored report otherwise', async () => {
@@ -103,6 +121,35 @@ describeEachDb('study agreement', (h) => {
 		);
 	});
 
+	it('gives no interval over fewer questions than the minimum, and says why', async () => {
+		const { study } = await seedStudy(h.db);
+		expect(MIN_INTERVAL_UNITS).toBeGreaterThan(2);
+		const result = await studyAgreement(h.db, study.id, options);
+		// Two questions ranked by three physicians: the means exist, their intervals do not.
+		expect(result.ranking.wMean.stat.value).not.toBeNull();
+		expect(result.ranking.wMean.interval).toEqual({
+			low: null,
+			high: null,
+			reason: `needs at least ${MIN_INTERVAL_UNITS} questions ranked by 2+ physicians; has 2`
+		});
+		expect(result.ranking.tauMean.interval.low).toBeNull();
+		const value = result.metrics.find((m) => m.metric === 'value')!;
+		expect(value.accuracy.interval).toMatchObject({
+			low: null,
+			reason: `needs at least ${MIN_INTERVAL_UNITS} questions with differently ranked scored answers; has 2`
+		});
+		for (const a of result.leaderboards.automatic)
+			expect(a.interval).toMatchObject({
+				low: null,
+				reason: `needs at least ${MIN_INTERVAL_UNITS} scored questions; has 2`
+			});
+		for (const e of result.leaderboards.expert)
+			expect(e.interval).toMatchObject({
+				low: null,
+				reason: `needs at least ${MIN_INTERVAL_UNITS} ranked questions; has 2`
+			});
+	});
+
 	it('recomputes when a ranking arrives and not otherwise', async () => {
 		const { study } = await seedStudy(h.db);
 		const first = await cachedStudyAgreement(h.db, study.id, options);
@@ -131,5 +178,48 @@ describeEachDb('agreement dashboard', (h) => {
 		expect(reports.query.study).toBe(study.id);
 		expect(reports.study?.result.inputs.rankings).toBe(6);
 		expect(reports.verification?.result.inputs.reviews).toBe(0);
+		expect(reports.studyPick).toEqual({ how: 'judged', newerWithout: 1 });
+	});
+
+	it('prefers a study that two physicians ranked to a newer one ranked by one', async () => {
+		const { study, physicians } = await seedStudy(h.db);
+		const [single] = await h.db
+			.insert(rankingStudy)
+			.values({ name: 'One physician so far', createdBy: study.createdBy, state: 'open' })
+			.returning();
+		const [question] = await h.db.select().from(studyQuestion).limit(1);
+		const [sq] = await h.db
+			.insert(studyQuestion)
+			.values({
+				studyId: single.id,
+				itemId: question.itemId,
+				itemVersionId: question.itemVersionId,
+				openSlots: 2
+			})
+			.returning();
+		await h.db.insert(assignment).values({
+			studyQuestionId: sq.id,
+			physicianId: physicians[0],
+			publicId: 'single-1',
+			seed: 's',
+			state: 'submitted'
+		});
+		const reports = await dashboardReports(h.db, readDashboardQuery(new URLSearchParams()));
+		expect(reports.query.study).toBe(study.id);
+		expect(reports.studyPick).toEqual({ how: 'judged', newerWithout: 1 });
+		// Asked for by id, the other study is shown as asked.
+		const asked = await dashboardReports(
+			h.db,
+			readDashboardQuery(new URLSearchParams(`study=${single.id}`))
+		);
+		expect(asked.query.study).toBe(single.id);
+		expect(asked.studyPick).toEqual({ how: 'asked', newerWithout: 0 });
+	});
+
+	it('says when no study has a submitted ranking', async () => {
+		const [organiser] = await seedUsers(h.db, 1, ['organiser']);
+		await h.db.insert(rankingStudy).values({ name: 'Nothing yet', createdBy: organiser.id });
+		const reports = await dashboardReports(h.db, readDashboardQuery(new URLSearchParams()));
+		expect(reports.studyPick).toEqual({ how: 'none ranked', newerWithout: 0 });
 	});
 });

@@ -33,9 +33,40 @@ export function readDashboardQuery(params: URLSearchParams): DashboardQuery {
 	});
 }
 
-/** The newest study with a submitted ranking, else the newest study. */
-function defaultStudy(studies: { id: number; rankings: number }[]): number | undefined {
-	return (studies.find((s) => Number(s.rankings) > 0) ?? studies[0])?.id;
+/** A study as the dashboard lists it, with how much has been ranked in it. */
+interface StudyChoice {
+	id: number;
+	rankings: number;
+	/** Questions with submitted rankings of two or more physicians: what agreement needs. */
+	judged: number;
+}
+
+/**
+ * Which study the dashboard shows and why: the one asked for; else the newest whose physicians'
+ * agreement can be computed (a question ranked by 2+ physicians); else the newest with any
+ * submitted ranking; else the newest study, saying that none has a ranking. `newerWithout`
+ * counts the newer studies passed over.
+ */
+export type StudyPick = {
+	how: 'asked' | 'judged' | 'ranked' | 'none ranked' | 'no study';
+	newerWithout: number;
+};
+
+function pickStudy(
+	studies: StudyChoice[],
+	asked: number | undefined
+): { id: number | undefined; pick: StudyPick } {
+	if (asked !== undefined && studies.some((s) => s.id === asked))
+		return { id: asked, pick: { how: 'asked', newerWithout: 0 } };
+	if (studies.length === 0) return { id: undefined, pick: { how: 'no study', newerWithout: 0 } };
+	for (const [how, test] of [
+		['judged', (s: StudyChoice) => Number(s.judged) > 0],
+		['ranked', (s: StudyChoice) => Number(s.rankings) > 0]
+	] as const) {
+		const at = studies.findIndex(test);
+		if (at >= 0) return { id: studies[at].id, pick: { how, newerWithout: at } };
+	}
+	return { id: studies[0].id, pick: { how: 'none ranked', newerWithout: 0 } };
 }
 
 /** The datasets and studies an organiser can pick, and the scoring runs of the chosen study. */
@@ -51,13 +82,17 @@ export async function dashboardChoices(db: Db, studyId: number | undefined) {
 			state: rankingStudy.state,
 			rankings: sql<number>`(select count(*)::int from ${assignment} a
 				join ${studyQuestion} q on q.id = a.study_question_id
-				where q.study_id = ranking_study.id and a.state = 'submitted')`
+				where q.study_id = ranking_study.id and a.state = 'submitted')`,
+			judged: sql<number>`(select count(*)::int from (select 1 from ${assignment} a
+				join ${studyQuestion} q on q.id = a.study_question_id
+				where q.study_id = ranking_study.id and a.state = 'submitted'
+				group by q.id having count(distinct a.physician_id) >= 2) judged)`
 		})
 		.from(rankingStudy)
 		.orderBy(desc(rankingStudy.id));
-	const chosenStudy = studyId ?? defaultStudy(studies);
-	const runs = chosenStudy ? await studyRuns(db, chosenStudy) : [];
-	return { datasets, studies, runs };
+	const { id: chosen, pick } = pickStudy(studies, studyId);
+	const runs = chosen ? await studyRuns(db, chosen) : [];
+	return { datasets, studies, runs, chosen, pick };
 }
 
 /**
@@ -65,9 +100,9 @@ export async function dashboardChoices(db: Db, studyId: number | undefined) {
  * reports of the chosen (or first) dataset and study.
  */
 export async function dashboardReports(db: Db, query: DashboardQuery) {
-	const choices = await dashboardChoices(db, query.study);
+	const { chosen, pick, ...choices } = await dashboardChoices(db, query.study);
 	const datasetId = query.dataset ?? choices.datasets[0]?.id ?? null;
-	const studyId = query.study ?? defaultStudy(choices.studies) ?? null;
+	const studyId = chosen ?? null;
 	const opts = { resamples: query.resamples, seed: query.seed };
 	const known = (list: { id: number }[], id: number | null) =>
 		id !== null && list.some((x) => x.id === id) ? id : null;
@@ -77,6 +112,7 @@ export async function dashboardReports(db: Db, query: DashboardQuery) {
 	return {
 		choices,
 		query: { ...query, dataset: ds, study: st, run: runId },
+		studyPick: pick,
 		verification: ds === null ? null : await cachedVerificationAgreement(db, ds, opts),
 		study: st === null ? null : await cachedStudyAgreement(db, st, { ...opts, runId })
 	};

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client';
 import { TAGS, type Tag } from '../../../constants';
-import { bootstrapRatio } from '../../../stats/bootstrap';
+import { bootstrapRatio, tooFewUnits } from '../../../stats/bootstrap';
 import { kendallTauB, pearson, spearman } from '../../../stats/correlation';
 import { expertLeaderboard, plackettLuce, tierRankings } from '../../../stats/leaderboard';
 import { consensusRanks, meanDefined, questionAgreements } from '../../../stats/rankings';
@@ -83,6 +83,8 @@ export interface StudyAgreement {
 }
 
 const noInterval = (reason: string): Interval => ({ low: null, high: null, reason });
+/** The units of the physicians' agreement: a question needs two rankings to say anything. */
+const RANKED_BY_TWO = 'questions ranked by 2+ physicians';
 
 function mean(values: number[]): number | null {
 	return values.length === 0 ? null : values.reduce((s, v) => s + v, 0) / values.length;
@@ -92,11 +94,14 @@ function mean(values: number[]): number | null {
 function meanOverQuestions(
 	stat: Stat,
 	perQuestion: (number | null)[],
-	options: AgreementOptions
+	options: AgreementOptions,
+	units: string
 ): Estimate {
 	if (stat.value === null) return { stat, interval: noInterval(stat.reason) };
 	if (options.resamples <= 0)
 		return { stat, interval: noInterval('no bootstrap requested (0 resamples)') };
+	const few = tooFewUnits(perQuestion.filter((v) => v !== null).length, units);
+	if (few) return { stat, interval: few };
 	// The mean over the drawn questions where defined: a ratio of sums, nothing rebuilt per draw.
 	const interval = bootstrapRatio(
 		perQuestion.map((v) => v ?? 0),
@@ -165,6 +170,10 @@ function rankingAgreement(
 		qRows.map((r) => ({ unit: String(r.candidate), rater: r.rater, value: r.tag }))
 	);
 	const alpha = krippendorffAlpha(tagRatings, 'ordinal', TAG_ORDER);
+	const tagRaters = new Map<string, Set<string>>();
+	for (const r of tagRatings)
+		tagRaters.set(r.unit, (tagRaters.get(r.unit) ?? new Set()).add(r.rater));
+	const pairable = [...tagRaters.values()].filter((raters) => raters.size >= 2).length;
 	const tagsAlpha: Estimate = {
 		stat: alpha,
 		interval:
@@ -172,11 +181,12 @@ function rankingAgreement(
 				? noInterval(alpha.reason)
 				: options.resamples <= 0
 					? noInterval('no bootstrap requested (0 resamples)')
-					: ratingIntervals(tagRatings, {
+					: (tooFewUnits(pairable, 'answers tagged by 2+ physicians') ??
+						ratingIntervals(tagRatings, {
 							order: TAG_ORDER,
 							resamples: options.resamples,
 							seed: options.seed
-						}).alpha_ordinal
+						}).alpha_ordinal)
 	};
 	return {
 		wByQuestion,
@@ -185,9 +195,10 @@ function rankingAgreement(
 		wMean: meanOverQuestions(
 			wMeanStat,
 			wByQuestion.map((q) => q.w.value),
-			options
+			options,
+			RANKED_BY_TWO
 		),
-		tauMean: meanOverQuestions(tauMeanStat, tauByQuestion, options),
+		tauMean: meanOverQuestions(tauMeanStat, tauByQuestion, options, RANKED_BY_TWO),
 		tagsAlpha
 	};
 }
@@ -357,8 +368,16 @@ function metricAgreement(
 			? { stat: accuracyStat, interval: noInterval(accuracyStat.reason) }
 			: options.resamples <= 0
 				? { stat: accuracyStat, interval: noInterval('no bootstrap requested (0 resamples)') }
-				: // Accuracy over a resample of questions: their pair counts summed, same formula.
-					{ stat: accuracyStat, interval: bootstrapRatio(good, trials, options) };
+				: {
+						stat: accuracyStat,
+						interval:
+							tooFewUnits(
+								trials.filter((t) => t > 0).length,
+								'questions with differently ranked scored answers'
+							) ??
+							// Accuracy over a resample of questions: their pair counts summed, same formula.
+							bootstrapRatio(good, trials, options)
+					};
 	const models = [...scored.byModel]
 		.map(([model, candidates]) => {
 			const own: number[] = [];
@@ -376,7 +395,7 @@ function metricAgreement(
 	return {
 		metric,
 		questions: taus.length,
-		tauMean: meanOverQuestions(tauStat, taus, options),
+		tauMean: meanOverQuestions(tauStat, taus, options, 'questions with 2+ scored answers'),
 		pairwise: { pairs, concordant, discordant, metric_ties: ties },
 		accuracy,
 		models,
@@ -419,11 +438,12 @@ function automaticLeaderboard(
 				interval:
 					stat.value === null || options.resamples <= 0
 						? noInterval(stat.reason ?? 'no bootstrap requested (0 resamples)')
-						: bootstrapRatio(
+						: (tooFewUnits(values.length, 'scored questions') ??
+							bootstrapRatio(
 								values,
 								values.map(() => 1),
 								options
-							)
+							))
 			};
 		})
 		.sort((a, b) => (b.mean.value ?? -Infinity) - (a.mean.value ?? -Infinity));
@@ -464,6 +484,8 @@ export async function studyAgreement(
 					}))
 					.sort((a, b) => b.strength - a.strength);
 	const strengths = Object.fromEntries(expert.map((e) => [e.label, e.strength]));
+	// Plackett–Luce intervals resample questions: over too few they mean nothing.
+	const fewRanked = tooFewUnits(byQuestion.size, 'ranked questions');
 	const scored = run ? scoredCandidates(rows, scores, consensusRanks(ranks)) : null;
 	return {
 		studyId,
@@ -486,7 +508,11 @@ export async function studyAgreement(
 			: [],
 		leaderboards: {
 			automatic: run ? automaticLeaderboard(rows, scores, options) : [],
-			expert: expert.map((e) => ({ model: e.label, strength: e.strength, interval: e.interval })),
+			expert: expert.map((e) => ({
+				model: e.label,
+				strength: e.strength,
+				interval: e.interval.low === null ? e.interval : (fewRanked ?? e.interval)
+			})),
 			good: goodShares(rows)
 		}
 	};

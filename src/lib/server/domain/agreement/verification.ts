@@ -8,7 +8,14 @@ import {
 	weightedKappa
 } from '../../../stats/ratings';
 import { ratingEstimates } from '../../../stats/ratings-bootstrap';
-import { defined, type Interval, type Rating, type Stat } from '../../../stats/types';
+import { tooFewUnits } from '../../../stats/bootstrap';
+import {
+	defined,
+	undefinedStat,
+	type Interval,
+	type Rating,
+	type Stat
+} from '../../../stats/types';
 import { reviewJudgements, verificationOutcomes, type ReviewJudgement } from './extract';
 
 /** Options every agreement computation takes: bootstrap resamples (0: no intervals) and seed. */
@@ -122,6 +129,13 @@ function estimates<K extends VerdictStat | RelevanceStat>(
 		seed: options.seed
 	});
 	const out = {} as Record<K, Estimate>;
+	// Over too few items a kappa or an alpha swings from -1 to 1 on one review: no value at all.
+	const few = tooFewUnits(pairs.length, 'double-reviewed items');
+	if (few) {
+		for (const key of Object.keys(fns) as K[])
+			out[key] = { stat: undefinedStat(few.reason), interval: few };
+		return out;
+	}
 	for (const key of Object.keys(fns) as K[]) {
 		const value = values[key];
 		const stat = value === null ? fns[key](ratings) : defined(value);

@@ -39,7 +39,10 @@ export const AUDIT_ACTIONS: Record<string, Record<string, string>> = {
 		'import.passages': 'Passages imported',
 		'import.responses': 'Model outputs imported'
 	},
-	scoring_run: { 'scoring_run.create': 'Scoring run started' },
+	scoring_run: {
+		'scoring_run.create': 'Scoring run started',
+		'scoring_run.rerun': 'Scoring run repeated'
+	},
 	user: {
 		'user.create': 'Account created',
 		'user.roles': 'Roles changed',

@@ -3,7 +3,7 @@ import { rowsOf, type Db } from '../../db/client';
 import { model, qaItem, score } from '../../db/schema';
 import type { QaType } from '../../../constants';
 import { toCsv } from '../../csv';
-import type { ScoreMetrics } from './runs';
+import { UNRECORDED_CORPUS, type ScoreMetrics } from './runs';
 
 /** Types whose per-response scores are continuous, shown as box plots (list: per-question F1). */
 export const DISTRIBUTION_TYPES = [
@@ -83,7 +83,9 @@ export const SCORE_CSV_COLUMNS = [
 	'expected_step',
 	'predicted_step',
 	'step_distance',
-	'penalty'
+	'penalty',
+	'corpus',
+	'corpus_digest'
 ];
 
 /** Run identity repeated on every exported score. */
@@ -92,6 +94,8 @@ export interface RunIdentity {
 	mode: string;
 	embedder: string;
 	scorerVersion: string;
+	/** The corpus the run scored against; null for a run that predates recorded corpora. */
+	corpus?: { label: string; digest: string } | null;
 }
 
 /** Every per-response score of a run with its model and item, in a stable order. */
@@ -146,7 +150,9 @@ export function scoresCsv(run: RunIdentity, rows: ScoreRow[]): string {
 				expected_step: m.expectedStep,
 				predicted_step: m.predictedStep,
 				step_distance: m.stepDistance,
-				penalty: m.penalty
+				penalty: m.penalty,
+				corpus: run.corpus?.label ?? UNRECORDED_CORPUS,
+				corpus_digest: run.corpus?.digest ?? ''
 			};
 		})
 	);

@@ -5,7 +5,16 @@ import { join } from 'node:path';
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { aggregateItems, createEmbedder, scoreCases, type TaskType } from '$scoring';
-import { model, qaItem, response, score, scoringRun } from '../../db/schema';
+import {
+	model,
+	qaItem,
+	response,
+	score,
+	scoringRun,
+	scoringRunCorpus,
+	snapshot,
+	snapshotItem
+} from '../../db/schema';
 import { describeEachDb } from '../../db/testing';
 import { validRecord } from '../../fixtures/records';
 import { importQaFiles } from '../imports/qa-import';
@@ -16,7 +25,9 @@ import {
 	createRun,
 	executeRun,
 	headlineValue,
+	getRun,
 	newRunSchema,
+	rerunRun,
 	RunHandedBack,
 	type RunSummary
 } from './runs';
@@ -169,11 +180,18 @@ describeEachDb('scoring runs', (h) => {
 			expect(b.median).toBeCloseTo((values[0] + values[1]) / 2, 12);
 			expect(b.q1).toBeCloseTo(values[0] + 0.25 * (values[1] - values[0]), 12);
 		}
-		const csv = parseCsv(scoresCsv(run, await runScores(h.db, run.id)));
+		const shown = (await getRun(h.db, run.id))!;
+		const csv = parseCsv(scoresCsv(shown, await runScores(h.db, run.id)));
 		expect(csv).toHaveLength(29);
 		const [head, first] = csv;
 		expect(head.slice(0, 5)).toEqual(['run_id', 'mode', 'embedder', 'scorer_version', 'model']);
 		expect(first.slice(0, 5)).toEqual([String(run.id), 'official', 'hash:64', '1.0.0', 'strong']);
+		// Every row names the corpus the run scored against.
+		expect(head.slice(-2)).toEqual(['corpus', 'corpus_digest']);
+		expect(first.slice(-2)).toEqual([shown.corpus!.label, run.corpusDigest]);
+		expect(shown.corpus!.label).toMatch(
+			/^14 item versions recorded at .* UTC, digest [0-9a-f]{12}$/
+		);
 	});
 
 	it('marks the run failed with a clear message when the MiniLM weights are missing', async () => {
@@ -285,6 +303,164 @@ describeEachDb('scoring runs', (h) => {
 		expect(await executeRun(h.db, run.id)).toBe('done');
 	});
 
+	/** Every score of a run keyed by response, with the run's numbers. */
+	async function outcome(runId: number) {
+		const [run] = await h.db.select().from(scoringRun).where(eq(scoringRun.id, runId));
+		const rows = await h.db
+			.select()
+			.from(score)
+			.where(eq(score.runId, runId))
+			.orderBy(asc(score.responseId));
+		return {
+			baseline: run.baseline,
+			idfCorpusSize: run.idfCorpusSize,
+			leaderboards: (run.summary as RunSummary).models.map((m) => m.leaderboard),
+			scores: rows.map((r) => ({ responseId: r.responseId, value: r.value, metrics: r.metrics }))
+		};
+	}
+
+	it('re-runs a run on its recorded corpus with identical numbers after an unrelated import', async () => {
+		// A model whose open-ended answers half match, so its scores depend on the IDF weights.
+		const partial = TYPES.map((t) => {
+			const inputs = records.filter((r) => r.type === t);
+			const responses = inputs.map((r) =>
+				t === 'short_answer' || t === 'multi_hop' || t === 'short_inverse'
+					? `${String(r.answer ?? r.incorrect_explanation)
+							.split(' ')
+							.slice(0, 3)
+							.join(' ')} measured in the clinic`
+					: t === 'multi_hop_inverse'
+						? 'Step 2. Thiazides change uric acid handling in the kidney.'
+						: 'True'
+			);
+			return { fileName: `${t}.json`, text: JSON.stringify({ inputs, responses }) };
+		});
+		await importResponses(h.db, partial, { actor, model: 'partial' });
+		const ids = await modelIds();
+		const first = await createRun(
+			h.db,
+			{ modelIds: ids, mode: 'official', embedder: 'hash:64', corpus: { kind: 'items' } },
+			userId
+		);
+		expect(await executeRun(h.db, first.id)).toBe('done');
+		const before = await outcome(first.id);
+		const recorded = await h.db
+			.select()
+			.from(scoringRunCorpus)
+			.where(eq(scoringRunCorpus.runId, first.id));
+		expect(recorded).toHaveLength(records.length);
+
+		// 35 unrelated items arrive in the same dataset (new questions, new answers).
+		const unrelated = TYPES.flatMap((t) =>
+			[3, 4, 5, 6, 7].map((n) => {
+				const r = validRecord(t, n);
+				if (typeof r.answer === 'string' && t !== 'true_false')
+					r.answer = `Unrelated answer ${n} about renal tubular acidosis and potassium.`;
+				return r;
+			})
+		);
+		expect(unrelated).toHaveLength(35);
+		await importQaFiles(h.db, [{ fileName: 'more.json', text: JSON.stringify(unrelated) }], {
+			actor
+		});
+
+		const again = await rerunRun(h.db, first.id, userId);
+		expect(again).toMatchObject({
+			rerunOf: first.id,
+			corpusKind: 'items',
+			corpusDigest: first.corpusDigest,
+			corpusSize: records.length
+		});
+		expect(await executeRun(h.db, again.id)).toBe('done');
+		const repeated = await outcome(again.id);
+		expect(repeated).toEqual(before);
+		expect(repeated.scores.length).toBe(42);
+
+		// A run on the current items now has a larger corpus and different numbers.
+		const current = await createRun(
+			h.db,
+			{ modelIds: ids, mode: 'official', embedder: 'hash:64', corpus: { kind: 'items' } },
+			userId
+		);
+		expect(current.corpusSize).toBe(records.length + 35);
+		expect(current.corpusDigest).not.toBe(first.corpusDigest);
+		expect(await executeRun(h.db, current.id)).toBe('done');
+		const drifted = await outcome(current.id);
+		expect(drifted.idfCorpusSize).toBeGreaterThan(before.idfCorpusSize!);
+		expect(drifted.scores).not.toEqual(before.scores);
+
+		// The run says which corpus it used.
+		const shown = await getRun(h.db, again.id);
+		expect(shown!.corpus).toMatchObject({
+			kind: 'items',
+			size: records.length,
+			digest: first.corpusDigest,
+			label: expect.stringMatching(
+				new RegExp(
+					`^${records.length} item versions recorded at .+, digest ${first.corpusDigest!.slice(0, 12)}`
+				)
+			)
+		});
+	});
+
+	it('scores against a snapshot: only its items, at their frozen versions', async () => {
+		const items = await h.db.select().from(qaItem).orderBy(asc(qaItem.id));
+		const frozen = items.filter((i) => i.question.includes('(1)'));
+		expect(frozen).toHaveLength(7);
+		const [snap] = await h.db
+			.insert(snapshot)
+			.values({
+				datasetId: frozen[0].datasetId,
+				name: 'bench-1',
+				settings: {},
+				composition: [],
+				itemCount: frozen.length,
+				createdBy: userId
+			})
+			.returning();
+		await h.db.insert(snapshotItem).values(
+			frozen.map((i) => ({
+				snapshotId: snap.id,
+				itemId: i.id,
+				itemVersionId: i.currentVersionId!,
+				finalRelevance: 5,
+				provenance: 'single' as const
+			}))
+		);
+		const run = await createRun(
+			h.db,
+			newRunSchema.parse({
+				modelIds: (await modelIds()).map(String),
+				mode: 'corrected',
+				embedder: 'hash:64',
+				corpus: `snapshot:${snap.id}`
+			}),
+			userId
+		);
+		expect(run).toMatchObject({ corpusKind: 'snapshot', snapshotId: snap.id, corpusSize: 7 });
+		expect(run.progressTotal).toBe(14);
+		expect(await executeRun(h.db, run.id)).toBe('done');
+		const stored = await h.db.select().from(score).where(eq(score.runId, run.id));
+		expect(new Set(stored.map((s) => s.itemId))).toEqual(new Set(frozen.map((i) => i.id)));
+		const [done] = await h.db.select().from(scoringRun).where(eq(scoringRun.id, run.id));
+		expect((done.summary as RunSummary).warnings).toContainEqual(
+			expect.stringContaining('14 responses to items outside the corpus were not scored')
+		);
+		expect((await getRun(h.db, run.id))!.corpus!.label).toBe('snapshot bench-1 (7 item versions)');
+		await expect(
+			createRun(
+				h.db,
+				{
+					modelIds: [1],
+					mode: 'official',
+					embedder: 'hash:8',
+					corpus: { kind: 'snapshot', snapshotId: 9999 }
+				},
+				userId
+			)
+		).rejects.toThrow('There is no snapshot 9999.');
+	});
+
 	it('validates the choice of models, mode and embedder', async () => {
 		expect(
 			newRunSchema.safeParse({ modelIds: [], mode: 'official', embedder: 'hash:64' }).success
@@ -303,8 +479,25 @@ describeEachDb('scoring runs', (h) => {
 		).toEqual({
 			modelIds: [1, 2],
 			mode: 'corrected',
-			embedder: 'minilm'
+			embedder: 'minilm',
+			corpus: { kind: 'items' }
 		});
+		expect(
+			newRunSchema.parse({
+				modelIds: ['1'],
+				mode: 'official',
+				embedder: 'hash:8',
+				corpus: 'snapshot:3'
+			}).corpus
+		).toEqual({ kind: 'snapshot', snapshotId: 3 });
+		expect(
+			newRunSchema.safeParse({
+				modelIds: ['1'],
+				mode: 'official',
+				embedder: 'hash:8',
+				corpus: 'snapshot:x'
+			}).success
+		).toBe(false);
 		await expect(
 			createRun(h.db, { modelIds: [9999], mode: 'official', embedder: 'hash:8' }, userId)
 		).rejects.toThrow(DomainError);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
@@ -12,12 +13,38 @@ import {
 	type ScoredItem,
 	type TaskType
 } from '$scoring';
-import type { Db } from '../../db/client';
-import { model, qaItem, qaItemVersion, response, score, scoringRun, user } from '../../db/schema';
+import type { Db, Tx } from '../../db/client';
+import {
+	model,
+	qaItemVersion,
+	response,
+	score,
+	scoringRun,
+	scoringRunCorpus,
+	snapshot,
+	user
+} from '../../db/schema';
 import type { ScoringRun } from '../../db/schema';
 import { recordAudit } from '../audit/audit';
-import { SCORING_MODES } from '../../../constants';
+import { SCORING_MODES, type ScoringCorpusKind } from '../../../constants';
+export { UNRECORDED_CORPUS } from '../../../constants';
 import { DomainError } from '../../errors';
+
+/** What a run scores against: the items' current versions (recorded at creation) or a snapshot. */
+export type CorpusChoice = { kind: 'items' } | { kind: 'snapshot'; snapshotId: number };
+
+/** The form's corpus field: `items` or `snapshot:<id>`. */
+const corpusField = z
+	.string()
+	.trim()
+	.default('items')
+	.transform((value, ctx): CorpusChoice => {
+		if (value === 'items') return { kind: 'items' };
+		const m = /^snapshot:([1-9]\d{0,9})$/.exec(value);
+		if (m) return { kind: 'snapshot', snapshotId: Number(m[1]) };
+		ctx.addIssue({ code: 'custom', message: 'Choose the current items or a snapshot.' });
+		return z.NEVER;
+	});
 
 /** What an organiser chooses for a new run (form fields arrive as strings). */
 export const newRunSchema = z.object({
@@ -29,9 +56,11 @@ export const newRunSchema = z.object({
 	embedder: z
 		.string()
 		.trim()
-		.regex(/^(minilm|hash:[1-9]\d{0,3})$/, 'Use minilm or hash:<D> with D from 1 to 9999.')
+		.regex(/^(minilm|hash:[1-9]\d{0,3})$/, 'Use minilm or hash:<D> with D from 1 to 9999.'),
+	corpus: corpusField
 });
-export type NewRun = z.infer<typeof newRunSchema>;
+/** A parsed choice; without a corpus the run records the current items. */
+export type NewRun = Omit<z.infer<typeof newRunSchema>, 'corpus'> & { corpus?: CorpusChoice };
 
 /** An expected refusal (unknown models, no responses); the message is shown to the organiser. */
 
@@ -64,7 +93,86 @@ export async function listModelsForScoring(db: Db) {
 		.orderBy(asc(model.name));
 }
 
-/** Creates a queued run after checking the models exist and have responses. */
+/** The recorded corpus of a run, as stored on it. */
+interface RecordedCorpus {
+	corpusKind: ScoringCorpusKind;
+	snapshotId: number | null;
+	corpusSize: number;
+	corpusDigest: string;
+	corpusRecordedAt: Date;
+}
+
+/**
+ * Records the item versions run `runId` scores against: a snapshot's frozen versions, or the
+ * current version of every item of the datasets the models answered (the whole QA set, as the
+ * official scorer loads it). Returns what is stored on the run.
+ */
+async function recordCorpus(
+	tx: Tx,
+	runId: number,
+	choice: CorpusChoice,
+	modelIds: number[]
+): Promise<RecordedCorpus> {
+	if (choice.kind === 'snapshot') {
+		await tx.execute(sql`
+			insert into scoring_run_corpus (run_id, item_version_id)
+			select ${runId}, item_version_id from snapshot_item where snapshot_id = ${choice.snapshotId}`);
+	} else {
+		const models = sql.join(
+			modelIds.map((id) => sql`${id}`),
+			sql`, `
+		);
+		await tx.execute(sql`
+			insert into scoring_run_corpus (run_id, item_version_id)
+			select ${runId}, i.current_version_id from qa_item i
+			where i.current_version_id is not null and i.dataset_id in (
+				select distinct qi.dataset_id from qa_item qi
+				join response r on r.item_id = qi.id
+				where r.model_id in (${models}))`);
+	}
+	const versions = await corpusVersions(tx, runId);
+	return {
+		corpusKind: choice.kind,
+		snapshotId: choice.kind === 'snapshot' ? choice.snapshotId : null,
+		corpusSize: versions.length,
+		corpusDigest: corpusDigest(versions),
+		corpusRecordedAt: new Date()
+	};
+}
+
+/** A run's corpus in item order (the order the IDF corpus and the baseline sample are built in). */
+function corpusVersions(db: Db | Tx, runId: number) {
+	return db
+		.select({
+			id: qaItemVersion.id,
+			itemId: qaItemVersion.itemId,
+			contentHash: qaItemVersion.contentHash,
+			type: qaItemVersion.type,
+			record: qaItemVersion.record
+		})
+		.from(scoringRunCorpus)
+		.innerJoin(qaItemVersion, eq(qaItemVersion.id, scoringRunCorpus.itemVersionId))
+		.where(eq(scoringRunCorpus.runId, runId))
+		.orderBy(asc(qaItemVersion.itemId), asc(qaItemVersion.id));
+}
+
+/** SHA-256 (hex) over each version's id and content hash, in item order. */
+export function corpusDigest(versions: { id: number; contentHash: string }[]): string {
+	const hash = createHash('sha256');
+	for (const v of versions) hash.update(`${v.id}:${v.contentHash}\n`);
+	return hash.digest('hex');
+}
+
+/** Responses of `modelIds` to items of run `runId`'s corpus. */
+function inCorpus(runId: number) {
+	return sql`${response.itemId} in (select v.item_id from scoring_run_corpus c
+		join qa_item_version v on v.id = c.item_version_id where c.run_id = ${runId})`;
+}
+
+/**
+ * Creates a queued run after checking the models exist and have responses, and records the
+ * corpus it will score against (a snapshot's item versions, or the items' current versions now).
+ */
 export async function createRun(db: Db, input: NewRun, userId: string): Promise<ScoringRun> {
 	const found = await db
 		.select({ id: model.id, responses: count(response.id) })
@@ -77,24 +185,104 @@ export async function createRun(db: Db, input: NewRun, userId: string): Promise<
 	const total = found.reduce((s, m) => s + m.responses, 0);
 	if (total === 0)
 		throw new DomainError('invalid', 'The selected models have no imported responses.');
+	const choice = input.corpus ?? { kind: 'items' };
 	return db.transaction(async (tx) => {
-		const [run] = await tx
+		if (choice.kind === 'snapshot') {
+			const [snap] = await tx
+				.select({ id: snapshot.id })
+				.from(snapshot)
+				.where(eq(snapshot.id, choice.snapshotId));
+			if (!snap) throw new DomainError('invalid', `There is no snapshot ${choice.snapshotId}.`);
+		}
+		const [created] = await tx
 			.insert(scoringRun)
 			.values({
 				mode: input.mode,
 				embedder: input.embedder,
 				scorerVersion: SCORER_VERSION,
 				modelIds: input.modelIds,
-				progressTotal: total,
+				progressTotal: 0,
 				createdBy: userId
 			})
+			.returning();
+		const corpus = await recordCorpus(tx, created.id, choice, input.modelIds);
+		const [{ scored }] = await tx
+			.select({ scored: count() })
+			.from(response)
+			.where(and(inArray(response.modelId, input.modelIds), inCorpus(created.id)));
+		if (scored === 0)
+			throw new DomainError(
+				'invalid',
+				'None of the selected models answered an item of the chosen corpus.'
+			);
+		const [run] = await tx
+			.update(scoringRun)
+			.set({ ...corpus, progressTotal: scored })
+			.where(eq(scoringRun.id, created.id))
 			.returning();
 		await recordAudit(tx, {
 			actorId: userId,
 			action: 'scoring_run.create',
 			objectType: 'scoring_run',
 			objectId: run.id,
-			after: input
+			after: {
+				...input,
+				corpus: { ...choice, size: corpus.corpusSize, digest: corpus.corpusDigest }
+			}
+		});
+		return run;
+	});
+}
+
+/**
+ * Queues a new run repeating finished run `runId`: the same models' responses it scored, the
+ * same mode and embedder, against the same recorded corpus, so it gives the same numbers unless
+ * a response or the scorer changed since.
+ */
+export async function rerunRun(db: Db, runId: number, userId: string): Promise<ScoringRun> {
+	return db.transaction(async (tx) => {
+		const [original] = await tx.select().from(scoringRun).where(eq(scoringRun.id, runId));
+		if (!original) throw new DomainError('not_found', `There is no scoring run ${runId}.`);
+		if (original.state !== 'done')
+			throw new DomainError(
+				'conflict',
+				`Run ${runId} is ${original.state}; only a finished run can be re-run.`
+			);
+		if (!original.corpusKind)
+			throw new DomainError(
+				'invalid',
+				`Run ${runId} was created before runs recorded their corpus, so it cannot be repeated exactly; start a new run.`
+			);
+		const [{ scored }] = await tx
+			.select({ scored: count() })
+			.from(score)
+			.where(eq(score.runId, runId));
+		const [run] = await tx
+			.insert(scoringRun)
+			.values({
+				mode: original.mode,
+				embedder: original.embedder,
+				scorerVersion: SCORER_VERSION,
+				modelIds: original.modelIds,
+				progressTotal: scored,
+				createdBy: userId,
+				corpusKind: original.corpusKind,
+				snapshotId: original.snapshotId,
+				corpusSize: original.corpusSize,
+				corpusDigest: original.corpusDigest,
+				corpusRecordedAt: original.corpusRecordedAt,
+				rerunOf: original.id
+			})
+			.returning();
+		await tx.execute(sql`
+			insert into scoring_run_corpus (run_id, item_version_id)
+			select ${run.id}, item_version_id from scoring_run_corpus where run_id = ${runId}`);
+		await recordAudit(tx, {
+			actorId: userId,
+			action: 'scoring_run.rerun',
+			objectType: 'scoring_run',
+			objectId: run.id,
+			after: { rerunOf: runId, corpusDigest: original.corpusDigest }
 		});
 		return run;
 	});
@@ -175,9 +363,9 @@ function owned(run: ScoringRun) {
 }
 
 /**
- * Scores a run: the chosen models' responses against their items' current versions, with the
- * IDF corpus and baseline built from every current item of the datasets involved (as the
- * official scorer builds them from the files it loads). Safe to call again for the same run
+ * Scores a run: the chosen models' responses to the items of the run's recorded corpus, each
+ * against its item's version there, with the IDF corpus and baseline built from exactly those
+ * versions (as the official scorer builds them from the files it loads). Safe to call again for the same run
  * (a retried job): it takes the run only when it is queued or its worker stopped heartbeating,
  * starts it over under a new attempt, and writes scores and `done` in one transaction that
  * only the owning attempt can commit, so results are never stored twice.
@@ -257,6 +445,23 @@ async function scoreAndStore(
 	options: EmbedderOptions,
 	check: () => void
 ): Promise<void> {
+	if (!run.corpusKind) {
+		// Queued before runs recorded their corpus: record the current items now.
+		const corpus = await db.transaction((tx) =>
+			recordCorpus(tx, run.id, { kind: 'items' }, run.modelIds)
+		);
+		await db.update(scoringRun).set(corpus).where(owned(run));
+	}
+	const chosen = and(
+		inArray(response.modelId, run.modelIds),
+		run.rerunOf
+			? inArray(
+					response.id,
+					db.select({ id: score.responseId }).from(score).where(eq(score.runId, run.rerunOf))
+				)
+			: undefined
+	);
+	// Each response is scored against its item's version in the corpus, not the item's current one.
 	const rows = await db
 		.select({
 			responseId: response.id,
@@ -268,26 +473,27 @@ async function scoreAndStore(
 			record: qaItemVersion.record
 		})
 		.from(response)
-		.innerJoin(qaItem, eq(qaItem.id, response.itemId))
-		.innerJoin(qaItemVersion, eq(qaItemVersion.id, qaItem.currentVersionId))
-		.where(inArray(response.modelId, run.modelIds))
-		.orderBy(asc(response.modelId), asc(response.itemId));
-	if (rows.length === 0) throw new ScorerError('The selected models have no responses any more.');
-	const corpus = await db
-		.select({ type: qaItemVersion.type, record: qaItemVersion.record })
-		.from(qaItem)
-		.innerJoin(qaItemVersion, eq(qaItemVersion.id, qaItem.currentVersionId))
-		.where(
-			inArray(
-				qaItem.datasetId,
-				db
-					.selectDistinct({ id: qaItem.datasetId })
-					.from(qaItem)
-					.innerJoin(response, eq(response.itemId, qaItem.id))
-					.where(inArray(response.modelId, run.modelIds))
-			)
+		.innerJoin(qaItemVersion, eq(qaItemVersion.itemId, response.itemId))
+		.innerJoin(
+			scoringRunCorpus,
+			and(eq(scoringRunCorpus.itemVersionId, qaItemVersion.id), eq(scoringRunCorpus.runId, run.id))
 		)
-		.orderBy(asc(qaItem.id));
+		.where(chosen)
+		.orderBy(asc(response.modelId), asc(response.itemId));
+	if (rows.length === 0)
+		throw new ScorerError('The selected models have no responses to the corpus any more.');
+	const [{ all }] = await db
+		.select({ all: count() })
+		.from(response)
+		.where(inArray(response.modelId, run.modelIds));
+	const warnings: string[] = [];
+	if (all > rows.length)
+		warnings.push(
+			run.rerunOf
+				? `${all - rows.length} responses were not scored: run ${run.rerunOf} did not score them (items outside the corpus, or imported since).`
+				: `${all - rows.length} responses to items outside the corpus were not scored.`
+		);
+	const corpus = await corpusVersions(db, run.id);
 	await db.update(scoringRun).set({ progressTotal: rows.length }).where(owned(run));
 
 	const embedder = await asRunFailure(() => createEmbedder(run.embedder, options));
@@ -330,7 +536,7 @@ async function scoreAndStore(
 	);
 	const summary: RunSummary = {
 		baselineSeed: meta.baselineSeed,
-		warnings: meta.warnings,
+		warnings: [...warnings, ...meta.warnings],
 		models: run.modelIds.map((modelId) => {
 			const mine = items.filter((_, i) => rows[i].modelId === modelId);
 			const { leaderboard, perType } = aggregateItems(mine, run.mode);
@@ -394,9 +600,47 @@ export function headlineValue(item: ScoredItem): number {
 	}
 }
 
-/** Runs, newest first, with the creator's name. */
+/** Which corpus a run scored against, as the run page, the leaderboard and the exports state it. */
+export interface RunCorpus {
+	kind: ScoringCorpusKind;
+	snapshotId: number | null;
+	snapshotName: string | null;
+	size: number;
+	recordedAt: Date;
+	/** SHA-256 of the corpus (see `corpusDigest`). */
+	digest: string;
+	label: string;
+}
+
+/** The corpus of a run row, or null for a run created before corpora were recorded. */
+function runCorpus(
+	run: Pick<
+		ScoringRun,
+		'corpusKind' | 'snapshotId' | 'corpusSize' | 'corpusRecordedAt' | 'corpusDigest'
+	>,
+	snapshotName: string | null
+): RunCorpus | null {
+	if (!run.corpusKind || !run.corpusDigest || !run.corpusRecordedAt) return null;
+	const size = run.corpusSize ?? 0;
+	const recordedAt = new Date(run.corpusRecordedAt);
+	const label =
+		run.corpusKind === 'snapshot'
+			? `snapshot ${snapshotName ?? `#${run.snapshotId}`} (${size} item versions)`
+			: `${size} item versions recorded at ${recordedAt.toISOString().slice(0, 19).replace('T', ' ')} UTC, digest ${run.corpusDigest.slice(0, 12)}`;
+	return {
+		kind: run.corpusKind,
+		snapshotId: run.snapshotId,
+		snapshotName,
+		size,
+		recordedAt,
+		digest: run.corpusDigest,
+		label
+	};
+}
+
+/** Runs, newest first, with the creator's name and the corpus each scored against. */
 export async function listRuns(db: Db, limit = 50) {
-	return db
+	const rows = await db
 		.select({
 			id: scoringRun.id,
 			mode: scoringRun.mode,
@@ -409,20 +653,46 @@ export async function listRuns(db: Db, limit = 50) {
 			error: scoringRun.error,
 			createdAt: scoringRun.createdAt,
 			finishedAt: scoringRun.finishedAt,
-			createdBy: user.displayName
+			createdBy: user.displayName,
+			rerunOf: scoringRun.rerunOf,
+			corpusKind: scoringRun.corpusKind,
+			snapshotId: scoringRun.snapshotId,
+			corpusSize: scoringRun.corpusSize,
+			corpusRecordedAt: scoringRun.corpusRecordedAt,
+			corpusDigest: scoringRun.corpusDigest,
+			snapshotName: snapshot.name
 		})
 		.from(scoringRun)
 		.innerJoin(user, eq(user.id, scoringRun.createdBy))
+		.leftJoin(snapshot, eq(snapshot.id, scoringRun.snapshotId))
 		.orderBy(desc(scoringRun.id))
 		.limit(limit);
+	return rows.map(
+		({
+			corpusKind,
+			snapshotId,
+			corpusSize,
+			corpusRecordedAt,
+			corpusDigest,
+			snapshotName,
+			...r
+		}) => ({
+			...r,
+			corpus: runCorpus(
+				{ corpusKind, snapshotId, corpusSize, corpusRecordedAt, corpusDigest },
+				snapshotName
+			)
+		})
+	);
 }
 
-/** One run with its summary, or null. */
+/** One run with its summary and corpus, or null. */
 export async function getRun(db: Db, runId: number) {
 	const [run] = await db
-		.select({ run: scoringRun, createdBy: user.displayName })
+		.select({ run: scoringRun, createdBy: user.displayName, snapshotName: snapshot.name })
 		.from(scoringRun)
 		.innerJoin(user, eq(user.id, scoringRun.createdBy))
+		.leftJoin(snapshot, eq(snapshot.id, scoringRun.snapshotId))
 		.where(eq(scoringRun.id, runId));
 	if (!run) return null;
 	const models = await db
@@ -433,6 +703,20 @@ export async function getRun(db: Db, runId: number) {
 		...run.run,
 		summary: run.run.summary as RunSummary | null,
 		createdBy: run.createdBy,
-		modelNames: models.map((m) => m.name).sort()
+		modelNames: models.map((m) => m.name).sort(),
+		corpus: runCorpus(run.run, run.snapshotName)
 	};
+}
+
+/** Snapshots a run can score against, newest first. */
+export async function listCorpusSnapshots(db: Db) {
+	return db
+		.select({
+			id: snapshot.id,
+			name: snapshot.name,
+			itemCount: snapshot.itemCount,
+			createdAt: snapshot.createdAt
+		})
+		.from(snapshot)
+		.orderBy(desc(snapshot.createdAt), desc(snapshot.id));
 }

@@ -8,7 +8,7 @@ import { transitionDispute } from './disputes';
 import { resolveFeedback } from './feedback';
 import { setSecondaryShare, updateDatasetSettings } from './settings';
 import { amendReview, newFormKey } from '../review/reviews';
-import { freezeSnapshot, previewSnapshot, snapshotExport } from './snapshots';
+import { freezeSchema, freezeSnapshot, previewSnapshot, snapshotExport } from './snapshots';
 
 describeEachDb('snapshots', (h) => {
 	let alice: User;
@@ -63,7 +63,15 @@ describeEachDb('snapshots', (h) => {
 		expect(exported!.files['true_false.json']).toHaveLength(1);
 		expect(exported!.files['multiple_choice.json']).toEqual([]);
 		const tf = exported!.composition.find((r) => r.type === 'true_false')!;
-		expect(tf).toEqual({ type: 'true_false', high: 1, low: 0, single: 1, double: 0, total: 1 });
+		expect(tf).toEqual({
+			type: 'true_false',
+			relevance: [0, 0, 0, 0, 1],
+			high: 1,
+			low: 0,
+			single: 1,
+			double: 0,
+			total: 1
+		});
 		// The composition counts the snapshot's items: the relevance-4 item is not one of them.
 		const mc = exported!.composition.find((r) => r.type === 'multiple_choice')!;
 		expect(mc).toMatchObject({ high: 0, low: 0, total: 0 });
@@ -98,6 +106,42 @@ describeEachDb('snapshots', (h) => {
 		}).catch((e) => e);
 		expect(amend.code).toBe('locked');
 		expect(await snapshotExport(h.db, snap.id)).toEqual(exported);
+	});
+
+	it('takes every verified item by default and reports the split by GP relevance', async () => {
+		const five = await reviewNext(h.db, alice.id); // true_false: correct, 5
+		const four = await reviewNext(h.db, alice.id, { verdict: 'correct', relevance: 4 });
+		const two = await reviewNext(h.db, alice.id, { verdict: 'correct', relevance: 2 });
+		await reviewNext(h.db, alice.id, { verdict: 'incorrect', relevance: 5 });
+		// The form sends an empty threshold when none is chosen: no threshold.
+		const input = freezeSchema.parse({ datasetId: String(datasetId), name: 'all', threshold: '' });
+		expect(input.threshold).toBeUndefined();
+		expect(await previewSnapshot(h.db, datasetId)).toMatchObject({
+			selected: 3,
+			belowThreshold: 0
+		});
+		const snap = await freezeSnapshot(h.db, org.id, input);
+		expect(snap.itemCount).toBe(3);
+		const items = await h.db
+			.select()
+			.from(snapshotItem)
+			.where(eq(snapshotItem.snapshotId, snap.id));
+		expect(items.map((i) => i.itemId).sort((a, b) => a - b)).toEqual(
+			[five, four, two].map((r) => r.lease.itemId).sort((a, b) => a - b)
+		);
+		expect(snap.settings).toMatchObject({ relevanceThreshold: null });
+		const exported = await snapshotExport(h.db, snap.id);
+		const byType = Object.fromEntries(exported!.composition.map((r) => [r.type, r]));
+		// Counts per final GP relevance 1–5, per type.
+		expect(byType.true_false.relevance).toEqual([0, 0, 0, 0, 1]);
+		expect(byType.multiple_choice.relevance).toEqual([0, 0, 0, 1, 0]);
+		expect(byType.list.relevance).toEqual([0, 1, 0, 0, 0]);
+		expect(byType.short_answer.relevance).toEqual([0, 0, 0, 0, 0]);
+		expect(byType.list).toMatchObject({ high: 0, low: 1, total: 1 });
+		// A threshold stays a choice the snapshot records.
+		const strict = await freezeSnapshot(h.db, org.id, { datasetId, name: 'five', threshold: 5 });
+		expect(strict.itemCount).toBe(1);
+		expect(strict.settings).toMatchObject({ relevanceThreshold: 5 });
 	});
 
 	it('refuses an empty snapshot and a duplicate name', async () => {

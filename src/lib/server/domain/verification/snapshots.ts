@@ -8,6 +8,17 @@ import { heldSql } from './held';
 import { recordAudit } from '../audit/audit';
 import { DomainError } from '../../errors';
 
+/** A GP relevance threshold from 1 to 5; empty or absent means none. */
+export const relevanceThreshold = z.preprocess(
+	(v) => (v === '' || v === null ? undefined : v),
+	z.coerce
+		.number('The relevance threshold must be a number.')
+		.int()
+		.min(1, 'The relevance threshold must be from 1 to 5.')
+		.max(5, 'The relevance threshold must be from 1 to 5.')
+		.optional()
+);
+
 export const freezeSchema = z.object({
 	datasetId: z.coerce.number().int().positive(),
 	name: z
@@ -16,22 +27,21 @@ export const freezeSchema = z.object({
 		.min(1, 'Name the snapshot.')
 		.max(100)
 		.regex(/^[\w .:-]+$/, 'Use letters, digits, spaces and . _ : - only.'),
-	threshold: z.coerce
-		.number('The relevance threshold must be a number.')
-		.int()
-		.min(1, 'The relevance threshold must be from 1 to 5.')
-		.max(5, 'The relevance threshold must be from 1 to 5.')
-		.default(5)
+	/** An explicit choice: without one the snapshot takes every verified item, whatever its relevance. */
+	threshold: relevanceThreshold
 });
 
 /**
  * One row of the composition report, laid out as Table 1 of the ClinIQLink paper: per QA type,
- * items of high GP relevance (final relevance 5) and low (below 5), single-annotated (one review)
- * and double-annotated (a secondary review too: provenance agreed or adjudicated), and the total.
- * Read from each item's outcome (final relevance, provenance), never from its workflow state.
+ * items per final GP relevance 1–5, of high GP relevance (5) and low (below 5), single-annotated
+ * (one review) and double-annotated (a secondary review too: provenance agreed or adjudicated),
+ * and the total. Read from each item's outcome (final relevance, provenance), never from its
+ * workflow state.
  */
 export interface CompositionRow {
 	type: QaType;
+	/** Items with final GP relevance 1, 2, 3, 4 and 5 (index 0 is relevance 1). */
+	relevance: number[];
 	high: number;
 	low: number;
 	single: number;
@@ -50,10 +60,19 @@ interface Composed {
 /** The composition report (Table 1 layout) of a set of items. */
 export function composition(items: Composed[]): CompositionRow[] {
 	return QA_TYPES.map((type) => {
-		const row: CompositionRow = { type, high: 0, low: 0, single: 0, double: 0, total: 0 };
+		const row: CompositionRow = {
+			type,
+			relevance: [0, 0, 0, 0, 0],
+			high: 0,
+			low: 0,
+			single: 0,
+			double: 0,
+			total: 0
+		};
 		for (const c of items) {
 			if (c.type !== type) continue;
 			const n = c.n ?? 1;
+			if (c.finalRelevance >= 1 && c.finalRelevance <= 5) row.relevance[c.finalRelevance - 1] += n;
 			if (c.finalRelevance === 5) row.high += n;
 			else row.low += n;
 			if (c.provenance === 'agreed' || c.provenance === 'adjudicated') row.double += n;
@@ -98,10 +117,15 @@ async function candidates(db: Db | Tx, datasetId: number): Promise<Candidate[]> 
 	}));
 }
 
-/** What freezing now would select, without writing anything. */
-export async function previewSnapshot(db: Db, datasetId: number, threshold = 5) {
+/** The pool's items at or above `threshold`; every one without a threshold. */
+function atThreshold(pool: Candidate[], threshold: number | undefined) {
+	return threshold === undefined ? pool : pool.filter((c) => c.finalRelevance >= threshold);
+}
+
+/** What freezing now would select, without writing anything (no threshold: every verified item). */
+export async function previewSnapshot(db: Db, datasetId: number, threshold?: number) {
 	const pool = await candidates(db, datasetId);
-	const selected = pool.filter((c) => c.finalRelevance >= threshold);
+	const selected = atThreshold(pool, threshold);
 	return {
 		selected: selected.length,
 		/** Verified correct and not held, but below the threshold: left out. */
@@ -126,15 +150,16 @@ export async function freezeSnapshot(db: Db, actorId: string, input: z.infer<typ
 		if (taken)
 			throw new DomainError('conflict', `A snapshot named "${input.name}" exists already.`);
 		const pool = await candidates(tx, ds.id);
-		const selected = pool.filter((c) => c.finalRelevance >= input.threshold);
+		const threshold = input.threshold;
+		const selected = atThreshold(pool, threshold);
 		if (!selected.length)
 			throw new DomainError(
 				'invalid',
-				`No item qualifies yet (verified correct, GP relevance ≥ ${input.threshold}, not held by an open dispute or feedback note).`
+				`No item qualifies yet (verified correct${threshold === undefined ? '' : `, GP relevance ≥ ${threshold}`}, not held by an open dispute or feedback note).`
 			);
 		const settings = {
-			relevanceThreshold: input.threshold,
-			rule: 'state = done, final verdict = correct, final relevance >= threshold, not held (no open or under-review dispute, no unresolved feedback note)',
+			relevanceThreshold: threshold ?? null,
+			rule: `state = done, final verdict = correct, ${threshold === undefined ? 'any final relevance (no threshold)' : `final relevance >= ${threshold}`}, not held (no open or under-review dispute, no unresolved feedback note)`,
 			dataset: {
 				id: ds.id,
 				name: ds.name,

@@ -6,12 +6,16 @@ export interface Estimate {
 	interval: Interval;
 }
 
-/** A statistic to 3 decimals, or "undefined" (its reason is shown beside it). */
+/** A statistic to 3 decimals, or a dash (its reason is shown beside it). */
 export const num = (v: number | null | undefined, digits = 3) =>
 	v === null || v === undefined ? '—' : v.toFixed(digits);
 
 export const pct = (v: number | null | undefined) =>
 	v === null || v === undefined ? '—' : `${(v * 100).toFixed(1)} %`;
+
+/** A statistic that may be undefined: its value, or "no value: <why>". */
+export const statText = (s: Stat, digits = 3) =>
+	s.value === null ? `no value: ${s.reason}` : num(s.value, digits);
 
 /** "[low, high]", or why there is no interval. */
 export function intervalText(i: Interval, digits = 3): string {
@@ -27,6 +31,7 @@ export interface IntervalRow {
 	low: number | null;
 	high: number | null;
 	reason?: string;
+	intervalReason?: string;
 }
 
 /** One chart row from an estimate. */
@@ -36,7 +41,8 @@ export function chartRow(label: string, e: Estimate): IntervalRow {
 		value: e.stat.value,
 		low: e.interval.low,
 		high: e.interval.high,
-		reason: e.stat.reason
+		reason: e.stat.reason,
+		intervalReason: e.interval.low === null ? e.interval.reason : undefined
 	};
 }
 

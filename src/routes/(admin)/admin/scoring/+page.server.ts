@@ -3,6 +3,7 @@ import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import {
 	createRun,
+	listCorpusSnapshots,
 	listModelsForScoring,
 	listRuns,
 	newRunSchema
@@ -17,8 +18,12 @@ export const load: PageServerLoad = async ({ locals, url, depends }) => {
 	requireRole(locals, 'organiser', url);
 	depends('scoring:runs');
 	const db = getDb();
-	const [runs, models] = await Promise.all([listRuns(db), listModelsForScoring(db)]);
-	return { runs, models };
+	const [runs, models, snapshots] = await Promise.all([
+		listRuns(db),
+		listModelsForScoring(db),
+		listCorpusSnapshots(db)
+	]);
+	return { runs, models, snapshots };
 };
 
 const runForm = field.withLists(['modelIds'], newRunSchema);

@@ -1,9 +1,12 @@
-import { error } from '@sveltejs/kit';
+import { error, redirect } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { scoreDistributions } from '$lib/server/domain/scoring-runs/results';
-import { getRun } from '$lib/server/domain/scoring-runs/runs';
-import type { PageServerLoad } from './$types';
+import { getRun, rerunRun } from '$lib/server/domain/scoring-runs/runs';
+import { enqueueRun } from '$lib/server/domain/scoring-runs/jobs';
+import { getJobQueue } from '$lib/server/jobs';
+import { failWith } from '$lib/server/errors';
+import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, params, url, depends }) => {
 	requireRole(locals, 'organiser', url);
@@ -13,4 +16,20 @@ export const load: PageServerLoad = async ({ locals, params, url, depends }) => 
 	if (!run) error(404, `There is no scoring run ${params.id}.`);
 	const distributions = run.state === 'done' ? await scoreDistributions(db, run.id) : [];
 	return { run, distributions };
+};
+
+export const actions: Actions = {
+	/** A new run over the same responses and the same recorded corpus. */
+	rerun: async ({ locals, params }) => {
+		const user = requireRole(locals, 'organiser');
+		let runId: number;
+		try {
+			const db = getDb();
+			runId = (await rerunRun(db, Number(params.id), user.id)).id;
+			await enqueueRun(getJobQueue(), db, runId);
+		} catch (e) {
+			return failWith(e);
+		}
+		redirect(303, `/admin/scoring/${runId}`);
+	}
 };

@@ -7,14 +7,16 @@ import {
 	freezeSchema,
 	freezeSnapshot,
 	listSnapshots,
-	previewSnapshot
+	previewSnapshot,
+	relevanceThreshold
 } from '$lib/server/domain/verification/snapshots';
 import { failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 
+/** The preview's threshold: none unless one from 1 to 5 is asked for. */
 const previewSchema = z.object({
-	threshold: z.coerce.number().int().min(1).max(5).catch(5)
+	threshold: relevanceThreshold.catch(undefined)
 });
 
 export const load: PageServerLoad = async ({ locals, url }) => {
@@ -25,7 +27,7 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 	const previews = await Promise.all(
 		datasets.map(async (d) => ({ dataset: d, ...(await previewSnapshot(db, d.id, threshold)) }))
 	);
-	return { threshold, previews, snapshots: await listSnapshots(db) };
+	return { threshold: threshold ?? null, previews, snapshots: await listSnapshots(db) };
 };
 
 export const actions: Actions = {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { runScores, scoresCsv } from '$lib/server/domain/scoring-runs/results';
-import { getRun } from '$lib/server/domain/scoring-runs/runs';
+import { getRun, UNRECORDED_CORPUS } from '$lib/server/domain/scoring-runs/runs';
 import type { RequestHandler } from './$types';
 
 const formatSchema = z.enum(['csv', 'json']);
@@ -37,6 +37,17 @@ export const GET: RequestHandler = async ({ locals, params, url }) => {
 			baseline: run.baseline,
 			baselineSeed: run.summary?.baselineSeed ?? null,
 			idfCorpusSize: run.idfCorpusSize,
+			corpus: run.corpus
+				? {
+						kind: run.corpus.kind,
+						snapshot: run.corpus.snapshotName,
+						itemVersions: run.corpus.size,
+						recordedAt: run.corpus.recordedAt,
+						digest: run.corpus.digest,
+						label: run.corpus.label
+					}
+				: { label: UNRECORDED_CORPUS },
+			rerunOf: run.rerunOf,
 			finishedAt: run.finishedAt
 		},
 		leaderboard: run.summary?.models.map((m) => ({ model: m.name, ...m.leaderboard })) ?? [],
