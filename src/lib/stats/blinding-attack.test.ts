@@ -84,9 +84,9 @@ describe('attackBlinding', () => {
 	});
 
 	it('finds a reference that is always the longest, by both attacks', () => {
-		const result = attackBlinding(
-			questions(30, 3, (t) => `${t} `.repeat(60).slice(0, 400))
-		).find((r) => r.source === 'reference')!;
+		const result = attackBlinding(questions(30, 3, (t) => `${t} `.repeat(60).slice(0, 400))).find(
+			(r) => r.source === 'reference'
+		)!;
 		expect(result.longest.hits).toBe(30);
 		expect(result.longest.aboveChance).toBe(true);
 		expect(result.topTwo.rate).toBe(1);

@@ -1,8 +1,14 @@
 // The blinding audit: does any simple surface feature of the texts physicians see tell the
 // reference answer (or one model) apart from the other candidates of a question? Pure functions
 // over texts, so the same audit runs on raw and on presented texts.
-import type { QaType } from '../../../constants';
-import { NO_DETAIL, normaliseSpace } from './presentation';
+import { QA_TYPE_LABELS, QA_TYPES, type QaType } from '../../../constants';
+import {
+	attackBlinding,
+	type AttackQuestion,
+	type PickRate,
+	type SourceAttack
+} from '../../../stats/blinding-attack';
+import { normaliseSpace } from './presentation';
 
 /** Features an organiser can remove by presenting every candidate the same way. */
 export const FORM_FEATURES = [
@@ -60,8 +66,7 @@ export function surfaceFeatures(text: string, type: QaType): Features {
 				? 'lower'
 				: 'upper',
 		lines,
-		// The presentation's placeholder for a missing part counts as no part.
-		detailPart: DETAIL_LABEL_LINE.test(n) && !n.endsWith(`:\n${NO_DETAIL}`) ? 'yes' : 'no',
+		detailPart: DETAIL_LABEL_LINE.test(n) ? 'yes' : 'no',
 		stepLabels: /(?:^|\n|[.!?;]\s)\s*(?:[-*•]\s*)?step\s*\d+\s*[:.)]/i.test(n) ? 'yes' : 'no',
 		ending: last === '' ? 'empty' : /[\p{L}\p{N}]/u.test(last) ? 'letter or digit' : `“${last}”`,
 		characters: t.length,
@@ -239,3 +244,81 @@ export function auditView(shown: BlindingAudit, raw: BlindingAudit) {
 	};
 }
 export type AuditView = ReturnType<typeof auditView>;
+
+/** What the attacks call the reference among the sources they pick. */
+export const REFERENCE_SOURCE = 'reference';
+
+/** Both attacks (`attackBlinding`) on the questions of one type, or of every type ('all'). */
+export interface TypeAttack {
+	type: QaType | 'all';
+	questions: number;
+	sources: SourceAttack[];
+}
+
+/**
+ * The attacks of a determined reader, per question type and over the whole study: each type's
+ * classifier learns from that type's questions only, the overall one from all of them.
+ */
+export function attackByType(questions: readonly AuditQuestion[]): TypeAttack[] {
+	const asAttack = (q: AuditQuestion): AttackQuestion => ({
+		candidates: q.candidates.map((c) => ({
+			text: c.text,
+			source: c.isReference ? REFERENCE_SOURCE : (c.model ?? 'unnamed')
+		}))
+	});
+	const types = QA_TYPES.filter((t) => questions.some((q) => q.type === t));
+	const scopes: TypeAttack[] = types.map((type) => {
+		const of = questions.filter((q) => q.type === type);
+		return { type, questions: of.length, sources: attackBlinding(of.map(asAttack)) };
+	});
+	if (types.length > 1)
+		scopes.push({
+			type: 'all',
+			questions: questions.length,
+			sources: attackBlinding(questions.map(asAttack))
+		});
+	return scopes;
+}
+
+/** The two attacks whose hit rates decide: a source picked above chance needs confirmation. */
+export const DECIDING_ATTACKS = ['longest', 'classifier'] as const;
+export type DecidingAttack = (typeof DECIDING_ATTACKS)[number];
+export const ATTACK_LABELS: Record<DecidingAttack | 'topTwo', string> = {
+	longest: '“pick the longest”',
+	topTwo: 'among the two longest',
+	classifier: 'a classifier on surface features (cross-validated by question)'
+};
+
+/** One source that an attack picks above chance in one scope. */
+export interface AttackFinding {
+	type: QaType | 'all';
+	source: string;
+	attack: DecidingAttack;
+	rate: PickRate;
+}
+
+/** Every source an attack picks above chance, per scope (the reference first). */
+export function attackFindings(attacks: readonly TypeAttack[]): AttackFinding[] {
+	const found: AttackFinding[] = [];
+	for (const scope of attacks)
+		for (const s of [...scope.sources].sort(
+			(a, b) => Number(b.source === REFERENCE_SOURCE) - Number(a.source === REFERENCE_SOURCE)
+		))
+			for (const attack of DECIDING_ATTACKS)
+				if (s[attack].aboveChance)
+					found.push({ type: scope.type, source: s.source, attack, rate: s[attack] });
+	return found;
+}
+
+export const scopeLabel = (type: QaType | 'all') =>
+	type === 'all' ? 'All types together' : QA_TYPE_LABELS[type];
+const whole = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
+const pc = (x: number) => `${Math.round(100 * x)} %`;
+const sourceName = (source: string) =>
+	source === REFERENCE_SOURCE ? 'the reference answer' : `model “${source}”`;
+
+/** "Multi-hop: the reference answer is picked by “pick the longest” in 5 of 5 questions (…)". */
+export function describeFinding(f: AttackFinding): string {
+	const r = f.rate;
+	return `${scopeLabel(f.type)}: ${sourceName(f.source)} is picked by ${ATTACK_LABELS[f.attack]} in ${whole(r.hits)} of ${r.n} questions (${pc(r.rate)}; 95 % interval ${pc(r.low)}–${pc(r.high)}) against ${pc(r.chance)} by chance.`;
+}
