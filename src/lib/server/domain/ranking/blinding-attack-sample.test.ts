@@ -12,6 +12,7 @@ import {
 	type TypeAttack
 } from './blinding-audit';
 import { presentCandidates } from './presentation';
+import { QA_TYPES, type DetailChoice } from '../../../constants';
 
 // The public ClinIQLink sample may be read for format validation only; it is never copied here
 // (docs/conformance.md). Model outputs come from the fixture generator (seven habits).
@@ -43,7 +44,8 @@ describe.skipIf(!present)('a determined reader on the ClinIQLink sample with sev
 				.map((r) => qaRecordSchemas[r.type as QaRecord['type']].parse(r) as QaRecord)
 		: [];
 
-	function questions(presented: boolean): AuditQuestion[] {
+	/** The questions as raw texts, or presented with every type's default or with one choice. */
+	function questions(how: 'raw' | 'default' | DetailChoice): AuditQuestion[] {
 		return records.map((record, i) => {
 			const f = typedFields(record);
 			const outputs = generateOutputs(record);
@@ -51,9 +53,11 @@ describe.skipIf(!present)('a determined reader on the ClinIQLink sample with sev
 				{ text: f.answer ?? '', isReference: true, model: null },
 				...GENERATED_MODELS.map((m) => ({ text: outputs[m], isReference: false, model: m }))
 			];
-			const texts = presented
-				? presentCandidates({ type: record.type, options: f.options, reasoning: f.reasoning }, raw)
-				: raw.map((r) => r.text);
+			const item = { type: record.type, options: f.options, reasoning: f.reasoning };
+			const texts =
+				how === 'raw'
+					? raw.map((r) => r.text)
+					: presentCandidates(item, raw, how === 'default' ? undefined : how);
 			return {
 				id: i + 1,
 				label: record.question,
@@ -62,10 +66,36 @@ describe.skipIf(!present)('a determined reader on the ClinIQLink sample with sev
 			};
 		});
 	}
+	const reference = (scope: TypeAttack) =>
+		scope.sources.find((s) => s.source === REFERENCE_SOURCE)!;
 
-	it('measures', () => {
-		console.info(table('RAW', attackByType(questions(false))));
-		console.info(table('PRESENTED', attackByType(questions(true))));
+	it('the raw texts give the reference away to the classifier on several types', () => {
+		const attacks = attackByType(questions('raw'));
+		console.info(table('ClinIQLink sample, raw texts', attacks));
 		expect(records.length).toBe(35);
+		const found = attacks.filter((a) => a.type !== 'all' && reference(a).classifier.aboveChance);
+		expect(found.length).toBeGreaterThanOrEqual(3);
+	});
+
+	it('reasoning shown for every multi-hop candidate makes the reference the longest answer', () => {
+		const attacks = attackByType(questions('with_detail'));
+		console.info(table('ClinIQLink sample, every part shown', attacks));
+		const multiHop = reference(attacks.find((a) => a.type === 'multi_hop')!);
+		expect(multiHop.longest.hits).toBe(5);
+		expect(multiHop.longest.aboveChance).toBe(true);
+	});
+
+	it('the default presentation leaves no type where the reference is picked above chance', () => {
+		const shown = questions('default');
+		const attacks = attackByType(shown);
+		console.info(table('ClinIQLink sample, default presentation', attacks));
+		expect(attacks.map((a) => a.type)).toEqual([...QA_TYPES, 'all']);
+		for (const scope of attacks) {
+			expect(reference(scope).longest.aboveChance, `${scope.type}: longest`).toBe(false);
+			expect(reference(scope).classifier.aboveChance, `${scope.type}: classifier`).toBe(false);
+		}
+		// Nothing only some candidates get: no placeholder, no markup, no think block.
+		for (const q of shown)
+			for (const c of q.candidates) expect(c.text).not.toMatch(/none given|\*\*|<\/?think>|`|^#/m);
 	});
 });

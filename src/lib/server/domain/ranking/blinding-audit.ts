@@ -223,7 +223,11 @@ export function auditWarning(audit: BlindingAudit): string | null {
 }
 
 /** The audit as the organiser's study page shows it: sentences and feature names. */
-export function auditView(shown: BlindingAudit, raw: BlindingAudit) {
+export function auditView(
+	shown: BlindingAudit,
+	raw: BlindingAudit,
+	attacks?: { shown: readonly TypeAttack[]; raw: readonly TypeAttack[] }
+) {
 	const named = (q: Flagged) => ({
 		id: q.id,
 		label: q.label,
@@ -237,6 +241,10 @@ export function auditView(shown: BlindingAudit, raw: BlindingAudit) {
 		byForm: shown.byForm.map(named),
 		byLength: shown.byLength.map(named),
 		withReference: shown.withReference,
+		/** A determined reader's attacks per type, on the shown and the raw texts. */
+		attacks: attacks ? attackView(attacks.shown) : [],
+		rawAttacks: attacks ? attackView(attacks.raw) : [],
+		warnings: attacks ? attackFindings(attacks.shown).map(describeFinding) : [],
 		models: shown.models.map(
 			(m) =>
 				`${m.model} is told apart by its ${FEATURE_LABELS[m.feature]} in ${m.questions} of its ${m.of} questions.`
@@ -321,4 +329,69 @@ const sourceName = (source: string) =>
 export function describeFinding(f: AttackFinding): string {
 	const r = f.rate;
 	return `${scopeLabel(f.type)}: ${sourceName(f.source)} is picked by ${ATTACK_LABELS[f.attack]} in ${whole(r.hits)} of ${r.n} questions (${pc(r.rate)}; 95 % interval ${pc(r.low)}–${pc(r.high)}) against ${pc(r.chance)} by chance.`;
+}
+
+/** One row of the exported attack figures: one source, one attack, one scope, one text set. */
+export interface AttackRow {
+	texts: 'shown' | 'raw';
+	question_type: QaType | 'all';
+	source: string;
+	attack: DecidingAttack | 'topTwo';
+	hits: number;
+	n: number;
+	rate: number;
+	chance: number;
+	low: number;
+	high: number;
+	above_chance: boolean;
+}
+
+/** The attacks' figures as a long table (every scope, source and attack). */
+export function attackRows(texts: 'shown' | 'raw', attacks: readonly TypeAttack[]): AttackRow[] {
+	return attacks.flatMap((scope) =>
+		scope.sources.flatMap((s) =>
+			(['longest', 'topTwo', 'classifier'] as const).map((attack) => ({
+				texts,
+				question_type: scope.type,
+				source: s.source,
+				attack,
+				hits: s[attack].hits,
+				n: s[attack].n,
+				rate: s[attack].rate,
+				chance: s[attack].chance,
+				low: s[attack].low,
+				high: s[attack].high,
+				above_chance: s[attack].aboveChance
+			}))
+		)
+	);
+}
+
+/** The study page's table: per scope, the reference's figures and who else is picked above chance. */
+export function attackView(attacks: readonly TypeAttack[]) {
+	const cell = (r: PickRate) => ({
+		hits: whole(r.hits),
+		n: r.n,
+		rate: pc(r.rate),
+		chance: pc(r.chance),
+		interval: `${pc(r.low)}–${pc(r.high)}`,
+		above: r.aboveChance
+	});
+	return attacks.map((scope) => {
+		const ref = scope.sources.find((s) => s.source === REFERENCE_SOURCE);
+		return {
+			type: scope.type,
+			label: scopeLabel(scope.type),
+			questions: scope.questions,
+			reference: ref
+				? { longest: cell(ref.longest), topTwo: cell(ref.topTwo), classifier: cell(ref.classifier) }
+				: null,
+			models: attackFindings([scope])
+				.filter((f) => f.source !== REFERENCE_SOURCE)
+				.map(
+					(f) =>
+						`${f.source} (${f.attack === 'longest' ? 'longest' : 'classifier'} ${whole(f.rate.hits)} of ${f.rate.n})`
+				)
+		};
+	});
 }

@@ -8,12 +8,12 @@ import type { Db } from '../../db/client';
 import { DomainError } from '../../errors';
 import { importQaFiles } from '../imports/qa-import';
 import { importResponses } from '../imports/response-import';
-import { exportRankings } from './export';
+import { exportBlindingAudit, exportRankings } from './export';
 import { auditStudy, blindingWarnings } from './blinding';
 import { previewStudyAudit } from './blinding-preview';
 import { claimNext, getAssignmentView } from './queue';
 import { submitRanking } from './rankings';
-import { changeStudyState, createStudy, listModelsWithCounts } from './studies';
+import { changeStudyState, createStudy, getStudy, listModelsWithCounts } from './studies';
 
 const actor = { userId: null, label: 'test' };
 
@@ -129,5 +129,57 @@ describeEachDb('blinding of a study', (h) => {
 		expect((event.after as { confirmedWarnings: string[] }).confirmedWarnings).toEqual(
 			refused.problems
 		);
+	});
+
+	it('stores the per-type choice with the study, applies it when opening and exports the audit', async () => {
+		const [organiser] = await insertUsers(h.db, 1, ['organiser']);
+		await insertUsers(h.db, 3, ['physician']);
+		const modelIds = await seed(h.db);
+		const shown = async (studyId: number) =>
+			(
+				await h.db
+					.select({ text: candidate.shownText, isReference: candidate.isReference })
+					.from(candidate)
+					.innerJoin(studyQuestion, eq(studyQuestion.id, candidate.studyQuestionId))
+					.where(eq(studyQuestion.studyId, studyId))
+			).map((c) => c.text!);
+		const withReasoning = await createStudy(
+			h.db,
+			{
+				name: 'With reasoning',
+				selection: { types: ['multi_hop'] },
+				modelIds,
+				presentation: { multi_hop: 'with_detail' }
+			},
+			organiser
+		);
+		const plain = await createStudy(
+			h.db,
+			{ name: 'Answers only', selection: { types: ['multi_hop'] }, modelIds },
+			organiser
+		);
+		expect((await getStudy(h.db, withReasoning.id))!.presentation).toMatchObject({
+			multi_hop: 'with_detail',
+			multi_hop_inverse: 'with_detail',
+			true_false: 'answer_only'
+		});
+		expect((await getStudy(h.db, plain.id))!.presentation!.multi_hop).toBe('answer_only');
+		expect(await exportBlindingAudit(h.db, plain.id)).toBeNull();
+		for (const s of [withReasoning, plain])
+			await changeStudyState(h.db, s.id, 'open', organiser, { confirm: true });
+		const detailed = await shown(withReasoning.id);
+		expect(detailed).toHaveLength(8);
+		for (const t of detailed) expect(t).toMatch(/^Answer: .+\n\nReasoning:\n/);
+		for (const t of await shown(plain.id)) expect(t).not.toMatch(/Reasoning|\n/);
+
+		const exported = (await exportBlindingAudit(h.db, withReasoning.id))!;
+		expect(exported.presentation).toMatchObject({ multi_hop: 'with_detail' });
+		const reference = exported.attacks.filter(
+			(r) => r.texts === 'shown' && r.source === 'reference' && r.question_type === 'multi_hop'
+		);
+		expect(reference.map((r) => r.attack)).toEqual(['longest', 'topTwo', 'classifier']);
+		expect(reference[0]).toMatchObject({ n: 2, chance: 0.25 });
+		// Every source appears for every attack, on shown and raw texts alike.
+		expect(exported.attacks).toHaveLength(2 * 4 * 3);
 	});
 });

@@ -490,7 +490,15 @@ export async function getStudy(db: Db, studyId: number) {
 		.select({ questions: count() })
 		.from(studyQuestion)
 		.where(eq(studyQuestion.studyId, studyId));
-	return { ...study, selection: selectionSchema.parse(study.selection), models, questions };
+	const stored = study.presentation as Partial<Record<QaType, DetailChoice>>;
+	return {
+		...study,
+		selection: selectionSchema.parse(study.selection),
+		// A study created before the choice existed stored none (its texts used the layout of the time).
+		presentation: Object.keys(stored).length ? presentationChoices(stored) : null,
+		models,
+		questions
+	};
 }
 
 /** Models that have at least one response, for the study form. */
