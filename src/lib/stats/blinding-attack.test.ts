@@ -111,3 +111,13 @@ describe('attackBlinding', () => {
 		expect(a.find((r) => r.source === 'reference')!.classifier.aboveChance).toBe(true);
 	});
 });
+
+describe('attackBlinding on a large study', () => {
+	it('counts every question for the longest answer and reads at most 200 for the classifier', () => {
+		const qs = questions(450, 13, (t) => `${t} `.repeat(30).slice(0, 300));
+		const ref = attackBlinding(qs).find((r) => r.source === 'reference')!;
+		expect(ref.longest.n).toBe(450);
+		expect(ref.classifier.n).toBe(200);
+		expect(ref.classifier.aboveChance).toBe(true);
+	});
+});

@@ -13,7 +13,10 @@ export interface AttackQuestion {
 export interface PickRate {
 	/** Questions where the attack picked the source (ties split evenly, so maybe fractional). */
 	hits: number;
-	/** Questions the source takes part in (with at least two candidates). */
+	/**
+	 * Questions the source takes part in (with at least two candidates); for the classifier, of
+	 * those it read (at most `CLASSIFIER_AT_MOST`).
+	 */
 	n: number;
 	rate: number;
 	/** What picking uniformly at random would hit: the mean of 1/k (or 2/k for the top two). */
@@ -202,6 +205,12 @@ function splitHit(scores: readonly number[], target: number, rank = 1): number {
 	return (rank - above) / tied;
 }
 
+/**
+ * The classifier reads at most this many questions (evenly spread over the given order), so a
+ * study of any size is audited in seconds; "pick the longest" reads them all.
+ */
+export const CLASSIFIER_AT_MOST = 200;
+
 /** Questions are left out one at a time up to this many; beyond it, in this many folds. */
 export const LEAVE_ONE_OUT_UP_TO = 40;
 export const FOLDS = 10;
@@ -212,25 +221,42 @@ export const FOLDS = 10;
  * and picks the candidate it scores highest in the left-out question.
  */
 export function attackBlinding(questions: readonly AttackQuestion[]): SourceAttack[] {
-	const usable = questions.filter((q) => q.candidates.length >= 2);
+	const all = questions.filter((q) => q.candidates.length >= 2);
+	const usable =
+		all.length <= CLASSIFIER_AT_MOST
+			? all
+			: Array.from(
+					{ length: CLASSIFIER_AT_MOST },
+					(_, i) => all[Math.floor((i * all.length) / CLASSIFIER_AT_MOST)]
+				);
 	const x = featureMatrix(usable).map((q) => Float64Array.from(q.flat()));
 	const d = SURFACE_FEATURES.length;
-	const sources = [...new Set(usable.flatMap((q) => q.candidates.map((c) => c.source)))].sort();
+	const sources = [...new Set(all.flatMap((q) => q.candidates.map((c) => c.source)))].sort();
 	const folds = usable.length <= LEAVE_ONE_OUT_UP_TO ? usable.length : FOLDS;
-	const lengths = usable.map((q) => q.candidates.map((c) => c.text.trim().length));
 	return sources.map((source) => {
-		const target = usable.map((q) => q.candidates.findIndex((c) => c.source === source));
 		let n = 0;
 		let chance = 0;
+		let twoChance = 0;
 		let longest = 0;
 		let topTwo = 0;
-		let picked = 0;
-		usable.forEach((q, i) => {
-			if (target[i] < 0) return;
+		for (const q of all) {
+			const at = q.candidates.findIndex((c) => c.source === source);
+			if (at < 0) continue;
+			const lengths = q.candidates.map((c) => c.text.trim().length);
 			n++;
 			chance += 1 / q.candidates.length;
-			longest += splitHit(lengths[i], target[i]);
-			topTwo += splitHit(lengths[i], target[i], 2);
+			twoChance += Math.min(1, 2 / q.candidates.length);
+			longest += splitHit(lengths, at);
+			topTwo += splitHit(lengths, at, 2);
+		}
+		const target = usable.map((q) => q.candidates.findIndex((c) => c.source === source));
+		let picked = 0;
+		let pickedOf = 0;
+		let pickedChance = 0;
+		usable.forEach((q, i) => {
+			if (target[i] < 0) return;
+			pickedOf++;
+			pickedChance += 1 / q.candidates.length;
 		});
 		for (let fold = 0; fold < folds; fold++) {
 			const held = usable.map((_, i) => i).filter((i) => i % folds === fold && target[i] >= 0);
@@ -249,15 +275,11 @@ export function attackBlinding(questions: readonly AttackQuestion[]): SourceAtta
 				picked += splitHit(scores, target[i]);
 			}
 		}
-		const twoChance = usable.reduce(
-			(s, q, i) => s + (target[i] >= 0 ? Math.min(1, 2 / q.candidates.length) : 0),
-			0
-		);
 		return {
 			source,
 			longest: pickRate(longest, n, chance),
 			topTwo: pickRate(topTwo, n, twoChance),
-			classifier: pickRate(picked, n, chance)
+			classifier: pickRate(picked, pickedOf, pickedChance)
 		};
 	});
 }

@@ -161,7 +161,7 @@ export async function exportBlindingAudit(db: Db, studyId: number) {
 		method: {
 			longest: 'the candidate with the most characters; ties split evenly',
 			classifier:
-				'conditional logistic regression on surface features of the shown texts, trained per question type (and over all types), leave-one-question-out up to 40 questions, otherwise 10 folds by question; ties split evenly',
+				'conditional logistic regression on surface features of the shown texts, trained per question type (and over all types), leave-one-question-out up to 40 questions, otherwise 10 folds by question; at most 200 questions per scope, evenly spread (n says how many); ties split evenly',
 			interval: 'Wilson score, 95 %',
 			above_chance: "the interval's lower bound is above chance (mean of 1/k; 2/k for the top two)"
 		},
