@@ -107,7 +107,7 @@ function rawFeatures(text: string): number[] {
 		count(/[?!]/g),
 		letters ? count(/\p{Lu}/gu) / letters : 0,
 		chars ? count(/\p{N}/gu) / chars : 0,
-		chars ? count(/[^\x00-\x7F]/g) / chars : 0,
+		chars ? count(/[^\p{ASCII}]/gu) / chars : 0,
 		Math.log1p(count(/[*_#`<>~|]/g)),
 		words ? letters / words : 0,
 		/^\p{Lu}/u.test(t) ? 1 : 0,
