@@ -142,6 +142,17 @@ export const QA_TYPE_LABELS: Record<QaType, string> = {
 	multi_hop_inverse: 'Multi-hop inverse'
 };
 
+/**
+ * What a ranking study shows of each candidate, per question type: the final answer only, or the
+ * answer with each candidate's own reasoning or explanation (none shown where it gave none).
+ */
+export const DETAIL_CHOICES = ['answer_only', 'with_detail'] as const;
+export type DetailChoice = (typeof DETAIL_CHOICES)[number];
+export const DETAIL_CHOICE_LABELS: Record<DetailChoice, string> = {
+	answer_only: 'Final answer only',
+	with_detail: 'Answer with each candidate’s reasoning or explanation'
+};
+
 /** How an item's workflow state reads on a page. */
 export const ITEM_STATUS_LABELS: Record<ItemStatus, string> = {
 	awaiting_primary: 'awaiting primary',

@@ -83,6 +83,7 @@ test('nothing a physician can fetch names a model or marks the reference', async
 		`/admin/studies/${studyId}`,
 		`/admin/studies/${studyId}/export/json`,
 		`/admin/studies/${studyId}/export/csv`,
+		`/admin/studies/${studyId}/export/blinding`,
 		'/admin/studies'
 	]) {
 		const response = await page.request.get(path);
@@ -108,5 +109,23 @@ test('the study page reports how often the reference is identifiable by its form
 	// Demo models write the prompts' prefixes; the demo references do not: 6 of 6 raw, 0 shown.
 	await expect(audit).toContainText('Reference identifiable by form in 0 of 6 questions (0 %)');
 	await expect(audit).toContainText('As imported, before the canonical presentation: 6 of 6.');
+	// The attacks' table: one row per type and one for all types, the reference's figures each.
+	const table = audit.getByRole('table');
+	await expect(table.getByRole('row', { name: /^Short inverse/ })).toContainText(/of 3 \(/);
+	await expect(table.getByRole('row', { name: /^All types together/ })).toContainText(
+		/vs 25 % — (not )?above chance/
+	);
+	await page.setViewportSize({ width: 1366, height: 768 });
+	await audit.scrollIntoViewIfNeeded();
+	await page.screenshot({ path: 'test-results/blinding-audit.png' });
+	const exported = await page.request.get(`/admin/studies/${studyId}/export/blinding`);
+	expect(exported.status()).toBe(200);
+	const body = await exported.json();
+	expect(body.presentation).toMatchObject({ short_inverse: 'answer_only' });
+	expect(
+		body.attacks.filter(
+			(r: { texts: string; source: string }) => r.texts === 'shown' && r.source === 'reference'
+		).length
+	).toBe(3 * 3);
 	await context.close();
 });

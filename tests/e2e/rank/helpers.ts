@@ -29,7 +29,12 @@ export async function createOpenStudy(
 	await expect(page).toHaveURL(/\/admin\/studies\/\d+$/);
 	const id = Number(new URL(page.url()).pathname.split('/').pop());
 	await page.getByRole('button', { name: 'Open (freezes questions)' }).click();
-	await expect(page.getByText('The study is now open.')).toBeVisible();
+	// The demo models write in recognisable ways: the blinding audit may ask to confirm.
+	const opened = page.getByText('The study is now open.');
+	const anyway = page.getByRole('button', { name: 'Open anyway' });
+	await expect(opened.or(anyway)).toBeVisible();
+	if (await anyway.isVisible()) await anyway.click();
+	await expect(opened).toBeVisible();
 	await context.close();
 	return id;
 }

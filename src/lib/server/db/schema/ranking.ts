@@ -33,6 +33,11 @@ export const rankingStudy = pgTable(
 		leaseMinutes: integer().notNull().default(30),
 		/** How the question set was chosen (filters or explicit list), for the record. */
 		selection: jsonb().notNull().default({}),
+		/**
+		 * What each question type shows of every candidate (`{ multi_hop: 'answer_only', … }`);
+		 * types left out take the default. Read when the study first opens, frozen in `shown_text`.
+		 */
+		presentation: jsonb().notNull().default({}),
 		createdBy: text()
 			.notNull()
 			.references(() => user.id),

@@ -1,8 +1,14 @@
 // The blinding audit: does any simple surface feature of the texts physicians see tell the
 // reference answer (or one model) apart from the other candidates of a question? Pure functions
 // over texts, so the same audit runs on raw and on presented texts.
-import type { QaType } from '../../../constants';
-import { NO_DETAIL, normaliseSpace } from './presentation';
+import { QA_TYPE_LABELS, QA_TYPES, type QaType } from '../../../constants';
+import {
+	attackBlinding,
+	type AttackQuestion,
+	type PickRate,
+	type SourceAttack
+} from '../../../stats/blinding-attack';
+import { normaliseSpace } from './presentation';
 
 /** Features an organiser can remove by presenting every candidate the same way. */
 export const FORM_FEATURES = [
@@ -60,8 +66,7 @@ export function surfaceFeatures(text: string, type: QaType): Features {
 				? 'lower'
 				: 'upper',
 		lines,
-		// The presentation's placeholder for a missing part counts as no part.
-		detailPart: DETAIL_LABEL_LINE.test(n) && !n.endsWith(`:\n${NO_DETAIL}`) ? 'yes' : 'no',
+		detailPart: DETAIL_LABEL_LINE.test(n) ? 'yes' : 'no',
 		stepLabels: /(?:^|\n|[.!?;]\s)\s*(?:[-*•]\s*)?step\s*\d+\s*[:.)]/i.test(n) ? 'yes' : 'no',
 		ending: last === '' ? 'empty' : /[\p{L}\p{N}]/u.test(last) ? 'letter or digit' : `“${last}”`,
 		characters: t.length,
@@ -218,7 +223,11 @@ export function auditWarning(audit: BlindingAudit): string | null {
 }
 
 /** The audit as the organiser's study page shows it: sentences and feature names. */
-export function auditView(shown: BlindingAudit, raw: BlindingAudit) {
+export function auditView(
+	shown: BlindingAudit,
+	raw: BlindingAudit,
+	attacks?: { shown: readonly TypeAttack[]; raw: readonly TypeAttack[] }
+) {
 	const named = (q: Flagged) => ({
 		id: q.id,
 		label: q.label,
@@ -232,6 +241,10 @@ export function auditView(shown: BlindingAudit, raw: BlindingAudit) {
 		byForm: shown.byForm.map(named),
 		byLength: shown.byLength.map(named),
 		withReference: shown.withReference,
+		/** A determined reader's attacks per type, on the shown and the raw texts. */
+		attacks: attacks ? attackView(attacks.shown) : [],
+		rawAttacks: attacks ? attackView(attacks.raw) : [],
+		warnings: attacks ? attackFindings(attacks.shown).map(describeFinding) : [],
 		models: shown.models.map(
 			(m) =>
 				`${m.model} is told apart by its ${FEATURE_LABELS[m.feature]} in ${m.questions} of its ${m.of} questions.`
@@ -239,3 +252,146 @@ export function auditView(shown: BlindingAudit, raw: BlindingAudit) {
 	};
 }
 export type AuditView = ReturnType<typeof auditView>;
+
+/** What the attacks call the reference among the sources they pick. */
+export const REFERENCE_SOURCE = 'reference';
+
+/** Both attacks (`attackBlinding`) on the questions of one type, or of every type ('all'). */
+export interface TypeAttack {
+	type: QaType | 'all';
+	questions: number;
+	sources: SourceAttack[];
+}
+
+/**
+ * The attacks of a determined reader, per question type and over the whole study: each type's
+ * classifier learns from that type's questions only, the overall one from all of them.
+ */
+export function attackByType(questions: readonly AuditQuestion[]): TypeAttack[] {
+	const asAttack = (q: AuditQuestion): AttackQuestion => ({
+		candidates: q.candidates.map((c) => ({
+			text: c.text,
+			source: c.isReference ? REFERENCE_SOURCE : (c.model ?? 'unnamed')
+		}))
+	});
+	const types = QA_TYPES.filter((t) => questions.some((q) => q.type === t));
+	const scopes: TypeAttack[] = types.map((type) => {
+		const of = questions.filter((q) => q.type === type);
+		return { type, questions: of.length, sources: attackBlinding(of.map(asAttack)) };
+	});
+	if (types.length > 1)
+		scopes.push({
+			type: 'all',
+			questions: questions.length,
+			sources: attackBlinding(questions.map(asAttack))
+		});
+	return scopes;
+}
+
+/** The two attacks whose hit rates decide: a source picked above chance needs confirmation. */
+export const DECIDING_ATTACKS = ['longest', 'classifier'] as const;
+export type DecidingAttack = (typeof DECIDING_ATTACKS)[number];
+export const ATTACK_LABELS: Record<DecidingAttack | 'topTwo', string> = {
+	longest: '“pick the longest”',
+	topTwo: 'among the two longest',
+	classifier: 'a classifier on surface features (cross-validated by question)'
+};
+
+/** One source that an attack picks above chance in one scope. */
+export interface AttackFinding {
+	type: QaType | 'all';
+	source: string;
+	attack: DecidingAttack;
+	rate: PickRate;
+}
+
+/** Every source an attack picks above chance, per scope (the reference first). */
+export function attackFindings(attacks: readonly TypeAttack[]): AttackFinding[] {
+	const found: AttackFinding[] = [];
+	for (const scope of attacks)
+		for (const s of [...scope.sources].sort(
+			(a, b) => Number(b.source === REFERENCE_SOURCE) - Number(a.source === REFERENCE_SOURCE)
+		))
+			for (const attack of DECIDING_ATTACKS)
+				if (s[attack].aboveChance)
+					found.push({ type: scope.type, source: s.source, attack, rate: s[attack] });
+	return found;
+}
+
+export const scopeLabel = (type: QaType | 'all') =>
+	type === 'all' ? 'All types together' : QA_TYPE_LABELS[type];
+const whole = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
+const pc = (x: number) => `${Math.round(100 * x)} %`;
+const sourceName = (source: string) =>
+	source === REFERENCE_SOURCE ? 'the reference answer' : `model “${source}”`;
+
+/** "Multi-hop: the reference answer is picked by “pick the longest” in 5 of 5 questions (…)". */
+export function describeFinding(f: AttackFinding): string {
+	const r = f.rate;
+	return `${scopeLabel(f.type)}: ${sourceName(f.source)} is picked by ${ATTACK_LABELS[f.attack]} in ${whole(r.hits)} of ${r.n} questions (${pc(r.rate)}; 95 % interval ${pc(r.low)}–${pc(r.high)}) against ${pc(r.chance)} by chance.`;
+}
+
+/** One row of the exported attack figures: one source, one attack, one scope, one text set. */
+export interface AttackRow {
+	texts: 'shown' | 'raw';
+	question_type: QaType | 'all';
+	source: string;
+	attack: DecidingAttack | 'topTwo';
+	hits: number;
+	n: number;
+	rate: number;
+	chance: number;
+	low: number;
+	high: number;
+	above_chance: boolean;
+}
+
+/** The attacks' figures as a long table (every scope, source and attack). */
+export function attackRows(texts: 'shown' | 'raw', attacks: readonly TypeAttack[]): AttackRow[] {
+	return attacks.flatMap((scope) =>
+		scope.sources.flatMap((s) =>
+			(['longest', 'topTwo', 'classifier'] as const).map((attack) => ({
+				texts,
+				question_type: scope.type,
+				source: s.source,
+				attack,
+				hits: s[attack].hits,
+				n: s[attack].n,
+				rate: s[attack].rate,
+				chance: s[attack].chance,
+				low: s[attack].low,
+				high: s[attack].high,
+				above_chance: s[attack].aboveChance
+			}))
+		)
+	);
+}
+
+/** The study page's table: per scope, the reference's figures and who else is picked above chance. */
+export function attackView(attacks: readonly TypeAttack[]) {
+	const cell = (r: PickRate) => ({
+		hits: whole(r.hits),
+		n: r.n,
+		rate: pc(r.rate),
+		chance: pc(r.chance),
+		interval: `${pc(r.low)}–${pc(r.high)}`,
+		above: r.aboveChance
+	});
+	return attacks.map((scope) => {
+		const ref = scope.sources.find((s) => s.source === REFERENCE_SOURCE);
+		return {
+			type: scope.type,
+			label: scopeLabel(scope.type),
+			questions: scope.questions,
+			reference: ref
+				? { longest: cell(ref.longest), topTwo: cell(ref.topTwo), classifier: cell(ref.classifier) }
+				: null,
+			models: attackFindings([scope])
+				.filter((f) => f.source !== REFERENCE_SOURCE)
+				.map(
+					(f) =>
+						`${f.source} (${f.attack === 'longest' ? 'longest' : 'classifier'} ${whole(f.rate.hits)} of ${f.rate.n})`
+				)
+		};
+	});
+}

@@ -1,11 +1,15 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { candidate, model, qaItemVersion, studyQuestion } from '../../db/schema';
+import { candidate, model, qaItemVersion, rankingStudy, studyQuestion } from '../../db/schema';
 import {
+	attackByType,
+	attackFindings,
 	auditBlinding,
 	auditWarning,
+	describeFinding,
 	type AuditQuestion,
-	type BlindingAudit
+	type BlindingAudit,
+	type TypeAttack
 } from './blinding-audit';
 
 /** The audit of a study's frozen candidates, as physicians see them and as stored. */
@@ -14,7 +18,16 @@ export interface StudyBlindingAudit {
 	shown: BlindingAudit;
 	/** The raw texts, for comparison: what the presentation removed. */
 	raw: BlindingAudit;
+	/** A determined reader's attacks, per type and overall, on the shown and the raw texts. */
+	attacks: { shown: TypeAttack[]; raw: TypeAttack[] };
 }
+
+/**
+ * The audits of opened studies: their frozen candidates never change, so neither does the audit
+ * (the attacks train many small models). Bounded; a dropped entry is simply computed again.
+ */
+const opened = new Map<number, StudyBlindingAudit>();
+const KEEP = 50;
 
 /** Audits the frozen candidates of a study (nothing before it first opens). */
 export async function auditStudy(db: Db | Tx, studyId: number): Promise<StudyBlindingAudit> {
@@ -58,15 +71,47 @@ export async function auditStudy(db: Db | Tx, studyId: number): Promise<StudyBli
 			questions.set(r.questionId, q);
 		}
 	}
-	return { shown: auditBlinding([...shown.values()]), raw: auditBlinding([...raw.values()]) };
+	return {
+		shown: auditBlinding([...shown.values()]),
+		raw: auditBlinding([...raw.values()]),
+		attacks: { shown: attackByType([...shown.values()]), raw: attackByType([...raw.values()]) }
+	};
 }
 
 /**
- * What an organiser must confirm before a study opens, or null when no surface feature of the shown
- * texts gives the reference (or one model) away. Reads the frozen candidates, so the open path calls
+ * `auditStudy`, kept for a study that has opened (its candidates are frozen for good). A draft,
+ * or the open path's own transaction, always computes afresh.
+ */
+export async function studyAudit(db: Db, studyId: number): Promise<StudyBlindingAudit> {
+	const known = opened.get(studyId);
+	if (known) return known;
+	const [study] = await db
+		.select({ state: rankingStudy.state })
+		.from(rankingStudy)
+		.where(eq(rankingStudy.id, studyId));
+	const audit = await auditStudy(db, studyId);
+	if (study && study.state !== 'draft') {
+		if (opened.size >= KEEP) opened.delete(opened.keys().next().value!);
+		opened.set(studyId, audit);
+	}
+	return audit;
+}
+
+/**
+ * What an organiser must confirm before a study opens: one warning per source (the reference or
+ * a model) that an attack picks above chance on some question type, naming the type, the attack,
+ * the rate against chance and its interval; and the form features that single a candidate out.
+ * Empty when nothing gives a candidate away. Reads the frozen candidates, so the open path calls
  * it after freezing, in the same transaction: a refusal rolls the freeze back.
  */
-export async function blindingWarning(db: Db | Tx, studyId: number): Promise<string | null> {
-	const warning = auditWarning((await auditStudy(db, studyId)).shown);
-	return warning && `${warning} Physicians may be able to tell the answers apart by their form.`;
+export async function blindingWarnings(db: Db | Tx, studyId: number): Promise<string[]> {
+	const audit = await auditStudy(db, studyId);
+	const warnings = attackFindings(audit.attacks.shown).map(
+		(f) =>
+			`${describeFinding(f)} Physicians may be able to tell it apart by the form of its answers.`
+	);
+	const form = auditWarning(audit.shown);
+	if (form)
+		warnings.push(`${form} Physicians may be able to tell the answers apart by their form.`);
+	return warnings;
 }

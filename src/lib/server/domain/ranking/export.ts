@@ -13,7 +13,10 @@ import {
 	user
 } from '../../db/schema';
 import { toCsv } from '../../csv';
-import type { ErrorType } from '../../../constants';
+import type { DetailChoice, ErrorType, QaType } from '../../../constants';
+import { attackRows } from './blinding-audit';
+import { studyAudit } from './blinding';
+import { presentationChoices } from './presentation';
 
 /**
  * Columns of the long table: one row per (ranking, candidate). `presentation_position` is the
@@ -131,4 +134,38 @@ export function rankingsCsv(rows: ExportRow[]): string {
 		[...EXPORT_COLUMNS],
 		rows.map((r) => ({ ...r, error_types: r.error_types.join(';') }))
 	);
+}
+
+/**
+ * The blinding audit of a study as exported: what each question type showed, and how often each
+ * attack picked each source (the reference or a model) against chance, on the shown and on the
+ * raw texts, with 95 % Wilson intervals. Null for a study that has not opened (nothing frozen).
+ */
+export async function exportBlindingAudit(db: Db, studyId: number) {
+	const [study] = await db
+		.select({
+			name: rankingStudy.name,
+			state: rankingStudy.state,
+			presentation: rankingStudy.presentation
+		})
+		.from(rankingStudy)
+		.where(eq(rankingStudy.id, studyId));
+	if (!study || study.state === 'draft') return null;
+	const audit = await studyAudit(db, studyId);
+	const stored = study.presentation as Partial<Record<QaType, DetailChoice>>;
+	return {
+		study: study.name,
+		study_id: studyId,
+		// A study opened before the choice existed stored none: its texts used the presentation of the time.
+		presentation: Object.keys(stored).length ? presentationChoices(stored) : null,
+		method: {
+			longest: 'the candidate with the most characters; ties split evenly',
+			classifier:
+				'conditional logistic regression on surface features of the shown texts, trained per question type (and over all types), leave-one-question-out up to 40 questions, otherwise 10 folds by question; at most 200 questions per scope, evenly spread (n says how many); ties split evenly',
+			interval: 'Wilson score, 95 %',
+			above_chance: "the interval's lower bound is above chance (mean of 1/k; 2/k for the top two)"
+		},
+		form: { shown: audit.shown, raw: audit.raw },
+		attacks: [...attackRows('shown', audit.attacks.shown), ...attackRows('raw', audit.attacks.raw)]
+	};
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { presentCandidates, sentenceCase, splitParts, stripLabel } from './presentation';
+import {
+	presentCandidates,
+	presentationChoices,
+	sentenceCase,
+	splitParts,
+	stripLabel,
+	stripMarkup
+} from './presentation';
 
 const model = (text: string) => ({ text, isReference: false });
 const reference = (text: string) => ({ text, isReference: true });
@@ -38,14 +45,57 @@ describe('presentCandidates', () => {
 		expect(texts).toEqual(['True', 'True', 'True', 'True']);
 	});
 
-	it('true/false: a model explanation is hidden when the reference (which has none) takes part', () => {
+	it('true/false: a model explanation is hidden by default (the reference has none)', () => {
 		const item = { type: 'true_false' as const };
 		expect(
 			presentCandidates(item, [reference('False'), model('False. It is first-line.')])
 		).toEqual(['False', 'False']);
 		expect(presentCandidates(item, [model('False'), model('False. It is first-line.')])).toEqual([
-			'Answer: False\n\nExplanation:\n(none given)',
-			'Answer: False\n\nExplanation:\nIt is first-line.'
+			'False',
+			'False'
+		]);
+	});
+
+	it('with explanations chosen, a candidate that gave none gets no placeholder', () => {
+		// A placeholder only some candidates get ("(none given)") marked them out.
+		const texts = presentCandidates(
+			{ type: 'true_false' },
+			[model('False'), model('False. It is first-line.'), reference('False')],
+			'with_detail'
+		);
+		expect(texts).toEqual([
+			'Answer: False',
+			'Answer: False\n\nExplanation:\nIt is first-line.',
+			'Answer: False'
+		]);
+		for (const t of texts) expect(t).not.toMatch(/none given|\(none|n\/a/i);
+	});
+
+	it('removes markup and think blocks from every candidate alike', () => {
+		expect(
+			stripMarkup(
+				'<think>\nLet me see. **Step 1** …\n</think>\n## Final Answer:\n**`True`** __yes__'
+			)
+		).toBe('Final Answer:\nTrue yes');
+		expect(stripMarkup('reasoning without an opening tag</think>Final Answer: False')).toBe(
+			'Final Answer: False'
+		);
+		expect(stripMarkup('- Step 2 is wrong\n* item\n• other')).toBe('Step 2 is wrong\nitem\nother');
+		const item = { type: 'multi_hop' as const, reasoning: ['Step 1: Sodium is lost.'] };
+		expect(
+			presentCandidates(
+				item,
+				[
+					reference('It rises'),
+					model(
+						'<think>Long musing.</think>\n**Final Answer:** It rises\n\n**Reasoning:**\n- Sodium is lost.'
+					)
+				],
+				'with_detail'
+			)
+		).toEqual([
+			'Answer: It rises\n\nReasoning:\nSodium is lost.',
+			'Answer: It rises\n\nReasoning:\nSodium is lost.'
 		]);
 	});
 
@@ -102,17 +152,39 @@ describe('presentCandidates', () => {
 		]);
 	});
 
-	it('multi-hop: the reference shows its reasoning steps as one paragraph, like the models', () => {
+	it('multi-hop: the final answer only by default (the item’s full reasoning is far longer)', () => {
+		const item = {
+			type: 'multi_hop' as const,
+			reasoning: ['Step 1: Thiazides cause sodium loss.']
+		};
+		expect(
+			presentCandidates(item, [
+				reference('It rises'),
+				model('Final Answer: It rises.\nReasoning: Step 1: Sodium loss.')
+			])
+		).toEqual(['It rises', 'It rises']);
+		expect(presentationChoices({ multi_hop: 'with_detail' })).toMatchObject({
+			multi_hop: 'with_detail',
+			true_false: 'answer_only',
+			multi_hop_inverse: 'with_detail'
+		});
+	});
+
+	it('multi-hop with reasoning: the reference shows its steps as one paragraph, like the models', () => {
 		const item = {
 			type: 'multi_hop' as const,
 			reasoning: ['Step 1: Thiazides cause sodium loss.', 'Step 2: lithium clearance falls']
 		};
-		const texts = presentCandidates(item, [
-			reference('It rises'),
-			model(
-				'Final Answer: It rises.\nReasoning: Step 1: Sodium loss. Step 2: Less lithium cleared.'
-			)
-		]);
+		const texts = presentCandidates(
+			item,
+			[
+				reference('It rises'),
+				model(
+					'Final Answer: It rises.\nReasoning: Step 1: Sodium loss. Step 2: Less lithium cleared.'
+				)
+			],
+			'with_detail'
+		);
 		expect(texts).toEqual([
 			'Answer: It rises\n\nReasoning:\nThiazides cause sodium loss. Lithium clearance falls.',
 			'Answer: It rises\n\nReasoning:\nSodium loss. Less lithium cleared.'
@@ -128,11 +200,12 @@ describe('presentCandidates', () => {
 		).toBe('As shown in step 2. it holds. Done.');
 	});
 
-	it('multi-hop: without reference reasoning nobody shows reasoning', () => {
-		const texts = presentCandidates({ type: 'multi_hop', reasoning: [] }, [
-			reference('It rises'),
-			model('Final Answer: It rises\nReasoning: because of sodium loss')
-		]);
+	it('multi-hop with reasoning: nobody has any, so answers alone', () => {
+		const texts = presentCandidates(
+			{ type: 'multi_hop', reasoning: [] },
+			[reference('It rises'), model('Final Answer: It rises')],
+			'with_detail'
+		);
 		expect(texts).toEqual(['It rises', 'It rises']);
 	});
 
@@ -170,7 +243,9 @@ describe('presentCandidates', () => {
 	it('collapses long whitespace runs in any answer (as imported, up to 200,000 characters)', () => {
 		const gap = ' \n\t'.repeat(60_000);
 		const text = `Final Answer:${gap}It rises${gap}Reasoning:${gap}Step 1:${gap}sodium loss`;
-		expect(presentCandidates({ type: 'multi_hop' }, [model(text), model(text)])).toEqual([
+		expect(
+			presentCandidates({ type: 'multi_hop' }, [model(text), model(text)], 'with_detail')
+		).toEqual([
 			'Answer: It rises\n\nReasoning:\nSodium loss.',
 			'Answer: It rises\n\nReasoning:\nSodium loss.'
 		]);

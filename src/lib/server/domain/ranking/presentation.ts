@@ -1,8 +1,10 @@
 // One canonical presentation per question type for every candidate of a ranking question, the
 // reference included: physicians must not be able to tell the reference from the models by its form
 // (a missing `Final Answer:` prefix, a `; `-joined list, a lower-case first letter, a missing
-// reasoning part). Pure functions over texts; the raw texts stay stored and exported.
-import type { QaType } from '../../../constants';
+// reasoning part), nor a model by its habits (Markdown, `<think>` blocks). What each type shows —
+// the final answer only, or the answer with each candidate's reasoning — is the study's choice.
+// Pure functions over texts; the raw texts stay stored and exported.
+import type { DetailChoice, QaType } from '../../../constants';
 
 /** What the presentation needs to know about the question a candidate answers. */
 export interface PresentationItem {
@@ -47,8 +49,38 @@ const DETAIL_LABEL: Record<QaType, string> = {
 	multi_hop_inverse: 'Explanation'
 };
 
-/** Shown in the second part of a candidate that gave none while the others did. */
-export const NO_DETAIL = '(none given)';
+/**
+ * The default choice per type, chosen to blind and to keep what physicians judge. Only the
+ * multi-hop-inverse explanation is the task itself; elsewhere the reference has no explanation
+ * (or, on multi-hop items, the item's full reasoning, far longer than any model's), so showing
+ * the second part would give it away by length or by its absence.
+ */
+export const DEFAULT_PRESENTATION: Readonly<Record<QaType, DetailChoice>> = {
+	true_false: 'answer_only',
+	multiple_choice: 'answer_only',
+	list: 'answer_only',
+	short_answer: 'answer_only',
+	short_inverse: 'answer_only',
+	multi_hop: 'answer_only',
+	multi_hop_inverse: 'with_detail'
+};
+
+/** Types whose candidates have a second part to show or hide (short inverse answers are one). */
+export const TYPES_WITH_DETAIL: readonly QaType[] = [
+	'true_false',
+	'multiple_choice',
+	'list',
+	'short_answer',
+	'multi_hop',
+	'multi_hop_inverse'
+];
+
+/** A study's choices: the defaults with what the organiser changed. */
+export function presentationChoices(
+	stored: Partial<Record<QaType, DetailChoice>> | null | undefined
+): Record<QaType, DetailChoice> {
+	return { ...DEFAULT_PRESENTATION, ...(stored ?? {}) };
+}
 
 const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 
@@ -62,6 +94,23 @@ export function normaliseSpace(s: string): string {
 		if (line || (out.length && out[out.length - 1] !== '')) out.push(line);
 	while (out.at(-1) === '') out.pop();
 	return out.join('\n');
+}
+
+/**
+ * Markup removed from every candidate alike: `<think>…</think>` blocks (and whatever precedes a
+ * lone closing tag), Markdown emphasis (`**`, `__`, `*`), inline code backticks, heading marks and
+ * bullet marks at the start of a line. Left in, each would mark the model that writes it.
+ */
+export function stripMarkup(s: string): string {
+	let out = s.replace(/<think>[\s\S]*?<\/think>/gi, ' ');
+	const close = out.toLowerCase().lastIndexOf('</think>');
+	if (close >= 0) out = out.slice(close + '</think>'.length);
+	return out
+		.replace(/<\/?think>/gi, ' ')
+		.replace(/^[ \t]*[-*•][ \t]+/gm, '')
+		.replace(/\*+|__+|`+/g, '')
+		.replace(/^[ \t]*#{1,6}[ \t]+/gm, '')
+		.trim();
 }
 
 /** Upper-cases the first letter when the first word is all lower case ("when" → "When", "pH" stays). */
@@ -264,7 +313,7 @@ function multiHopInverse(text: string): Parts {
 
 /** Splits one candidate's text into its canonical answer and reasoning or explanation parts. */
 export function splitParts(item: PresentationItem, candidate: RawCandidate): Parts {
-	const text = normaliseSpace(candidate.text ?? '');
+	const text = normaliseSpace(stripMarkup(candidate.text ?? ''));
 	const options = item.options ?? [];
 	switch (item.type) {
 		case 'true_false':
@@ -290,32 +339,32 @@ export function splitParts(item: PresentationItem, candidate: RawCandidate): Par
 }
 
 /**
- * Whether a question shows a second part (reasoning or explanation) for every candidate. The
- * reference decides when it takes part: a part it lacks would single it out, so nobody shows it
- * (the models' extra text stays in the raw export). Without a reference, the part is shown when any
- * candidate has one. Multi-hop-inverse items always show their explanation, the point of the task.
+ * Whether a question shows a second part: when its type's choice is to show it and at least one
+ * candidate has one. A candidate without one shows its answer alone, under the same answer label
+ * as the others, never a placeholder only it would get.
  */
-export function showsDetail(type: QaType, parts: readonly (Parts & { isReference: boolean })[]) {
-	if (type === 'multi_hop_inverse') return true;
-	const reference = parts.find((p) => p.isReference);
-	if (reference) return reference.detail !== null;
-	return parts.some((p) => p.detail !== null);
+export function showsDetail(choice: DetailChoice, parts: readonly Parts[]): boolean {
+	return choice === 'with_detail' && parts.some((p) => p.detail !== null);
 }
 
 function render(type: QaType, parts: Parts, detail: boolean): string {
-	if (!detail) return parts.answer;
-	return `${ANSWER_LABEL[type]}: ${parts.answer}\n\n${DETAIL_LABEL[type]}:\n${parts.detail ?? NO_DETAIL}`;
+	if (!detail)
+		return type === 'multi_hop_inverse' ? `${ANSWER_LABEL[type]}: ${parts.answer}` : parts.answer;
+	const answer = `${ANSWER_LABEL[type]}: ${parts.answer}`;
+	return parts.detail === null ? answer : `${answer}\n\n${DETAIL_LABEL[type]}:\n${parts.detail}`;
 }
 
 /**
- * The texts physicians see for the candidates of one question, in the order given: prompt
- * scaffolding stripped, one layout, one list separator, sentence case, one way of ending.
+ * The texts physicians see for the candidates of one question, in the order given: markup and
+ * prompt scaffolding stripped, one layout, one list separator, sentence case, one way of ending;
+ * the second part shown or not as `choice` (the study's choice for the type) says.
  */
 export function presentCandidates(
 	item: PresentationItem,
-	candidates: readonly RawCandidate[]
+	candidates: readonly RawCandidate[],
+	choice: DetailChoice = DEFAULT_PRESENTATION[item.type]
 ): string[] {
-	const parts = candidates.map((c) => ({ ...splitParts(item, c), isReference: c.isReference }));
-	const detail = showsDetail(item.type, parts);
+	const parts = candidates.map((c) => splitParts(item, c));
+	const detail = showsDetail(choice, parts);
 	return parts.map((p) => render(item.type, p, detail));
 }

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { QA_TYPES } from '../../../constants';
+import { DETAIL_CHOICES, QA_TYPES } from '../../../constants';
 import type { Db, Tx } from '../../db/client';
 import {
 	candidate,
@@ -20,8 +20,9 @@ import { recordAudit } from '../audit/audit';
 import { physicianSupply } from '../people/users';
 import { chunk } from '../../db/chunk';
 import { DomainError, parseInput } from '../../errors';
-import { blindingWarning } from './blinding';
-import { presentCandidates, type PresentationItem } from './presentation';
+import { blindingWarnings } from './blinding';
+import { presentCandidates, presentationChoices, type PresentationItem } from './presentation';
+import type { DetailChoice, QaType } from '../../../constants';
 
 /** Which items a study asks about: filters combined with AND, or an explicit list of item ids. */
 export const selectionSchema = z.object({
@@ -42,6 +43,8 @@ export const studyInputSchema = z.object({
 		.max(26, 'at most 26 models')
 		.transform((ids) => [...new Set(ids)]),
 	includeReference: z.boolean().default(true),
+	/** What each question type shows (final answer only, or with reasoning); others: defaults. */
+	presentation: z.partialRecord(z.enum(QA_TYPES), z.enum(DETAIL_CHOICES)).default({}),
 	ratersPerQuestion: z.number().int().min(1).max(50).default(3),
 	allowTies: z.boolean().default(false),
 	leaseMinutes: z
@@ -248,6 +251,7 @@ export async function createStudy(
 				name: data.name,
 				instructions: data.instructions,
 				includeReference: data.includeReference,
+				presentation: presentationChoices(data.presentation),
 				ratersPerQuestion: data.ratersPerQuestion,
 				allowTies: data.allowTies,
 				leaseMinutes: data.leaseMinutes,
@@ -339,7 +343,11 @@ export async function freezeQuestions(tx: Tx, study: RankingStudy): Promise<numb
 					isReference: true,
 					text: v.answer ?? ''
 				});
-		presentRows(rows, new Map(versions.map((v) => [questionOf.get(v.itemId)!, v])));
+		presentRows(
+			rows,
+			new Map(versions.map((v) => [questionOf.get(v.itemId)!, v])),
+			presentationChoices(study.presentation as Partial<Record<QaType, DetailChoice>>)
+		);
 		for (const c of chunk(rows, 2000)) await tx.insert(candidate).values(c);
 	}
 	return eligible.length;
@@ -348,7 +356,8 @@ export async function freezeQuestions(tx: Tx, study: RankingStudy): Promise<numb
 /** Sets each row's shown text: its question's candidates presented together (presentation.ts). */
 function presentRows(
 	rows: (typeof candidate.$inferInsert)[],
-	itemOf: Map<number, PresentationItem>
+	itemOf: Map<number, PresentationItem>,
+	choices: Record<QaType, DetailChoice>
 ): void {
 	const byQuestion = new Map<number, (typeof candidate.$inferInsert)[]>();
 	for (const r of rows) {
@@ -357,9 +366,11 @@ function presentRows(
 		byQuestion.set(r.studyQuestionId, list);
 	}
 	for (const [questionId, list] of byQuestion) {
+		const item = itemOf.get(questionId)!;
 		const shown = presentCandidates(
-			itemOf.get(questionId)!,
-			list.map((r) => ({ text: r.text, isReference: r.isReference ?? false }))
+			item,
+			list.map((r) => ({ text: r.text, isReference: r.isReference ?? false })),
+			choices[item.type]
 		);
 		list.forEach((r, i) => (r.shownText = shown[i]));
 	}
@@ -384,8 +395,7 @@ async function openingChecks(
 ): Promise<StudyCheck[]> {
 	const checks = [await physicianCheck(tx, study.ratersPerQuestion, now)];
 	if (firstOpening) {
-		const blinding = await blindingWarning(tx, study.id);
-		checks.push({ refusals: [], warnings: blinding ? [blinding] : [] });
+		checks.push({ refusals: [], warnings: await blindingWarnings(tx, study.id) });
 	}
 	return checks;
 }
@@ -480,7 +490,15 @@ export async function getStudy(db: Db, studyId: number) {
 		.select({ questions: count() })
 		.from(studyQuestion)
 		.where(eq(studyQuestion.studyId, studyId));
-	return { ...study, selection: selectionSchema.parse(study.selection), models, questions };
+	const stored = study.presentation as Partial<Record<QaType, DetailChoice>>;
+	return {
+		...study,
+		selection: selectionSchema.parse(study.selection),
+		// A study created before the choice existed stored none (its texts used the layout of the time).
+		presentation: Object.keys(stored).length ? presentationChoices(stored) : null,
+		models,
+		questions
+	};
 }
 
 /** Models that have at least one response, for the study form. */

@@ -10,6 +10,7 @@ import {
 	listStudies,
 	selectionSchema
 } from '$lib/server/domain/ranking/studies';
+import { DEFAULT_PRESENTATION, TYPES_WITH_DETAIL } from '$lib/server/domain/ranking/presentation';
 import { DomainError, failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import { studyFormMessage, studyFormSchema } from './study-form';
@@ -25,6 +26,7 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 		listImports(db, 100)
 	]);
 	return {
+		presentation: { defaults: DEFAULT_PRESENTATION, types: TYPES_WITH_DETAIL },
 		studies,
 		models,
 		snapshots,

@@ -1,11 +1,20 @@
 import { z } from 'zod';
-import { QA_TYPES } from '$lib/constants';
+import { DETAIL_CHOICES, QA_TYPES, type DetailChoice, type QaType } from '$lib/constants';
 import type { StudyInput } from '$lib/server/domain/ranking/studies';
 import { field } from '$lib/server/forms';
 
 const optionalId = z.preprocess(
 	(v) => (v === '' || v === null ? undefined : v),
 	z.coerce.number().int().positive().optional()
+);
+/** The form field of a type's presentation choice (`show_multi_hop`); absent means the default. */
+export const showField = (type: QaType) => `show_${type}`;
+const showChoice = z.preprocess(
+	(v) => (v === '' ? undefined : v),
+	z.enum(DETAIL_CHOICES).optional()
+);
+const showFields: Record<string, typeof showChoice> = Object.fromEntries(
+	QA_TYPES.map((t) => [showField(t), showChoice])
 );
 const withDefault = (value: string) => (v: unknown) => (v === undefined || v === '' ? value : v);
 
@@ -29,9 +38,15 @@ export const studyFormSchema = z
 		ratersPerQuestion: z.preprocess(withDefault('3'), z.coerce.number().int()),
 		allowTies: field.checkbox(),
 		leaseMinutes: z.preprocess(withDefault('30'), z.coerce.number().int()),
-		confirm: z.preprocess((v) => v === '1', z.boolean())
+		confirm: z.preprocess((v) => v === '1', z.boolean()),
+		...showFields
 	})
 	.transform((d): StudyInput & { confirm: boolean } => {
+		const presentation: Partial<Record<QaType, DetailChoice>> = {};
+		for (const t of QA_TYPES) {
+			const choice = (d as Record<string, unknown>)[showField(t)] as DetailChoice | undefined;
+			if (choice) presentation[t] = choice;
+		}
 		const itemIds = d.itemIds
 			.split(/[\s,;]+/)
 			.filter(Boolean)
@@ -47,6 +62,7 @@ export const studyFormSchema = z
 			},
 			modelIds: d.modelIds,
 			includeReference: d.includeReference,
+			presentation,
 			ratersPerQuestion: d.ratersPerQuestion,
 			allowTies: d.allowTies,
 			leaseMinutes: d.leaseMinutes,

@@ -5,9 +5,9 @@ import { getDb } from '$lib/server/db';
 import { renderMarkdown } from '$lib/markdown';
 import { studyProgress } from '$lib/server/domain/ranking/progress';
 import { changeStudyState, getStudy } from '$lib/server/domain/ranking/studies';
-import { auditStudy } from '$lib/server/domain/ranking/blinding';
+import { studyAudit, type StudyBlindingAudit } from '$lib/server/domain/ranking/blinding';
 import { previewStudyAudit } from '$lib/server/domain/ranking/blinding-preview';
-import { auditView, type BlindingAudit } from '$lib/server/domain/ranking/blinding-audit';
+import { auditView } from '$lib/server/domain/ranking/blinding-audit';
 import { failWith } from '$lib/server/errors';
 import { field, readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
@@ -22,11 +22,11 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 		instructionsHtml: renderMarkdown(study.instructions),
 		progress: await studyProgress(db, study.id),
 		// A draft has no candidates yet: its audit runs on request (the `audit` action).
-		blinding: study.state === 'draft' ? null : view(await auditStudy(db, study.id))
+		blinding: study.state === 'draft' ? null : view(await studyAudit(db, study.id))
 	};
 };
 
-const view = (a: { shown: BlindingAudit; raw: BlindingAudit }) => auditView(a.shown, a.raw);
+const view = (a: StudyBlindingAudit) => auditView(a.shown, a.raw, a.attacks);
 
 const transition = z.object({
 	transition: z.enum(['open', 'pause', 'close']),

@@ -1,0 +1,1 @@
+ALTER TABLE "ranking_study" ADD COLUMN "presentation" jsonb DEFAULT '{}'::jsonb NOT NULL;
