@@ -1,8 +1,31 @@
 import { sveltekit } from '@sveltejs/kit/vite';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The dev server opens, migrates and (on a new database) seeds the portal's database as soon as
+ * it listens, while Vite is still preparing the first page, instead of on the first request
+ * (SvelteKit's `init` hook then finds the work done or under way: it is the same promise).
+ */
+function startAppWithServer(): Plugin {
+	return {
+		name: 'cliniq-start-app-with-server',
+		apply: 'serve',
+		configureServer(server) {
+			// Vitest runs this config too (mode 'test'): its tests open databases of their own.
+			if (server.config.mode === 'test') return;
+			server.httpServer?.once('listening', () => {
+				server
+					.ssrLoadModule('/src/lib/server/startup.ts')
+					.then((startup) => startup.startApp())
+					.catch((e) => server.config.logger.error(`start-up failed: ${e?.stack ?? e}`));
+			});
+		}
+	};
+}
+
 export default defineConfig({
-	plugins: [sveltekit()],
+	plugins: [sveltekit(), startAppWithServer()],
 	server: { fs: { allow: ['scoring'] } },
 	test: {
 		environment: 'node',

@@ -132,6 +132,14 @@ export const QUEUE_ORDER_LABELS: Record<QueueOrder, string> = {
 	import: 'Import order'
 };
 
+/** What happens to items whose source passage has not been imported (a dataset setting). */
+export const PASSAGE_POLICIES = ['wait', 'review'] as const;
+export type PassagePolicy = (typeof PASSAGE_POLICIES)[number];
+export const PASSAGE_POLICY_LABELS: Record<PassagePolicy, string> = {
+	wait: 'Wait until the passage is imported',
+	review: 'Review without the passage (recorded as reviewed without passage)'
+};
+
 export const QA_TYPE_LABELS: Record<QaType, string> = {
 	true_false: 'True / false',
 	multiple_choice: 'Multiple choice',

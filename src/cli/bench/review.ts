@@ -141,7 +141,7 @@ export async function runReviewBench(io: {
 						more = await raw.begin(async (tx) => {
 							const [task] = await tx<{ id: number; item_id: number }[]>`
 							select id, item_id from review_task
-							where state = 'pending' and round = 'primary'
+							where state = 'pending' and not awaits_passage and round = 'primary'
 							order by round, sort_key, id limit 1
 							for update skip locked`;
 							if (!task) return false;

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
@@ -18,6 +18,8 @@ export interface DatabaseHandle {
 	location: string;
 	/** PostgreSQL only: the connection URL, with credentials (never print it). */
 	url?: string;
+	/** Embedded only: opening it created the database (initdb ran). */
+	created?: boolean;
 	close(): Promise<void>;
 }
 
@@ -82,30 +84,43 @@ export async function openDatabase(
 			close: () => client.end({ timeout: 5 })
 		};
 	}
-	const { PGlite } = await import('@electric-sql/pglite');
 	const { drizzle } = await import('drizzle-orm/pglite');
-	const extensions = await pgliteExtensions();
-	let client;
-	let release = () => {};
-	if (target === 'memory') {
-		client = new PGlite({ extensions });
-	} else {
-		const dir = resolve(target);
-		mkdirSync(dir, { recursive: true });
-		release = lockFolder(dir);
-		client = new PGlite({ dataDir: dir, extensions });
-	}
-	await client.waitReady;
+	const { client, release, created } = await startEmbedded(
+		target === 'memory' ? target : resolve(target)
+	);
 	const db = drizzle(client, { schema, casing: 'snake_case' }) as unknown as Db;
 	return {
 		db,
 		kind,
 		location: target === 'memory' ? 'in memory' : resolve(target),
+		created,
 		close: async () => {
 			await client.close();
 			release();
 		}
 	};
+}
+
+type Embedded = {
+	client: import('@electric-sql/pglite').PGlite;
+	release: () => void;
+	created: boolean;
+};
+
+async function startEmbedded(target: string): Promise<Embedded> {
+	const { PGlite } = await import('@electric-sql/pglite');
+	const extensions = await pgliteExtensions();
+	if (target === 'memory') {
+		const client = new PGlite({ extensions });
+		await client.waitReady;
+		return { client, release: () => {}, created: true };
+	}
+	const created = !existsSync(join(target, 'PG_VERSION'));
+	mkdirSync(target, { recursive: true });
+	const release = lockFolder(target);
+	const client = new PGlite({ dataDir: target, extensions });
+	await client.waitReady;
+	return { client, release, created };
 }
 
 /**
@@ -117,8 +132,25 @@ export async function pgliteExtensions() {
 	return { pg_trgm };
 }
 
-/** Applies the generated SQL migrations in `drizzle/`. */
-export async function migrateDatabase(handle: DatabaseHandle, folder = migrationsFolder()) {
+/** How many migrations the database has recorded as applied (0 on a new database). */
+async function appliedMigrations(handle: DatabaseHandle): Promise<number> {
+	const { sql } = await import('drizzle-orm');
+	const [table] = rowsOf<{ name: string | null }>(
+		await handle.db.execute(sql`select to_regclass('drizzle.__drizzle_migrations')::text as name`)
+	);
+	if (!table?.name) return 0;
+	const [row] = rowsOf<{ n: number | string }>(
+		await handle.db.execute(sql`select count(*) as n from drizzle.__drizzle_migrations`)
+	);
+	return Number(row.n);
+}
+
+/** Applies the generated SQL migrations in `drizzle/`; returns how many it applied. */
+export async function migrateDatabase(
+	handle: DatabaseHandle,
+	folder = migrationsFolder()
+): Promise<number> {
+	const before = await appliedMigrations(handle);
 	if (handle.kind === 'postgres') {
 		const { migrate } = await import('drizzle-orm/postgres-js/migrator');
 		// eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -128,6 +160,7 @@ export async function migrateDatabase(handle: DatabaseHandle, folder = migration
 		// eslint-disable-next-line @typescript-eslint/no-explicit-any
 		await migrate(handle.db as any, { migrationsFolder: folder });
 	}
+	return (await appliedMigrations(handle)) - before;
 }
 
 /** An arbitrary constant: the PostgreSQL advisory lock held while migrating and seeding. */
@@ -142,9 +175,12 @@ const MIGRATION_LOCK = 4_120_117_301;
  */
 export async function underMigrationLock(
 	handle: DatabaseHandle,
-	work: () => Promise<void>
+	work: () => Promise<unknown>
 ): Promise<void> {
-	if (handle.kind !== 'postgres' || !handle.url) return work();
+	if (handle.kind !== 'postgres' || !handle.url) {
+		await work();
+		return;
+	}
 	const { default: postgres } = await import('postgres');
 	const lockConnection = postgres(handle.url, {
 		max: 1,

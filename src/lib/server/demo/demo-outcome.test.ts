@@ -262,7 +262,8 @@ describeEachDb('demo data: table, overview, snapshot and export agree with the r
 				finalRelevance: r.finalRelevance,
 				provenance: r.provenance,
 				held: r.held,
-				reviews: r.reviews
+				reviews: r.reviews,
+				reviewedWithoutPassage: r.reviewedWithoutPassage
 			}).toEqual({
 				state: expected.get(r.itemId as number)!.status,
 				outcome: expected.get(r.itemId as number)!.outcome,
@@ -270,7 +271,9 @@ describeEachDb('demo data: table, overview, snapshot and export agree with the r
 				finalRelevance: expected.get(r.itemId as number)!.finalRelevance,
 				provenance: expected.get(r.itemId as number)!.provenance,
 				held: expected.get(r.itemId as number)!.held,
-				reviews: expected.get(r.itemId as number)!.reviews
+				reviews: expected.get(r.itemId as number)!.reviews,
+				// Every demo item's passage is imported before its reviews.
+				reviewedWithoutPassage: false
 			});
 		const held = await exportItems(h.db, parseItemQuery(new URLSearchParams('held=yes')));
 		expect(held.map((r) => r.itemId)).toEqual(
@@ -278,7 +281,7 @@ describeEachDb('demo data: table, overview, snapshot and export agree with the r
 		);
 		const csv = itemsCsv(rows).trimEnd().split('\r\n');
 		expect(csv[0]).toBe(
-			'itemId,itemKey,type,paragraphId,state,outcome,finalVerdict,finalRelevance,provenance,held,reviews,amendments,version'
+			'itemId,itemKey,type,paragraphId,state,outcome,finalVerdict,finalRelevance,provenance,held,reviewedWithoutPassage,reviews,amendments,version'
 		);
 		expect(csv).toHaveLength(22);
 	});

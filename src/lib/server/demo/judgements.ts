@@ -24,6 +24,7 @@ import { createRun, executeRun } from '../domain/scoring-runs/runs';
 import { adjudicate } from '../domain/verification/adjudication';
 import { setSecondaryShare } from '../domain/verification/settings';
 import { DEMO_MODELS } from './demo-data';
+import { silentLog, type StepLog } from '../startup-log';
 
 /** Who judges in the demo: one organiser, two reviewers, three physicians. */
 export interface DemoJudges {
@@ -277,18 +278,24 @@ async function seedRankings(db: Db, judges: DemoJudges): Promise<void> {
  * both rounds with some disagreements and adjudications, a finished ranking study, an open
  * one, and an official scoring run (hash:384 embedder) of the demo models.
  */
-export async function seedDemoJudgements(db: Db, judges: DemoJudges): Promise<void> {
-	await seedReviews(db, judges);
-	await seedRankings(db, judges);
-	const models = await db
-		.select({ id: model.id })
-		.from(model)
-		.where(inArray(model.name, [...DEMO_MODELS]));
-	const run = await createRun(
-		db,
-		{ modelIds: models.map((m) => m.id), mode: 'official', embedder: 'hash:384' },
-		judges.organiser
-	);
-	const state = await executeRun(db, run.id);
-	if (state !== 'done') throw new Error(`The demo scoring run ended ${state}.`);
+export async function seedDemoJudgements(
+	db: Db,
+	judges: DemoJudges,
+	log: StepLog = silentLog
+): Promise<void> {
+	await log.step('demo: reviews', () => seedReviews(db, judges));
+	await log.step('demo: rankings', () => seedRankings(db, judges));
+	await log.step('demo: scoring run', async () => {
+		const models = await db
+			.select({ id: model.id })
+			.from(model)
+			.where(inArray(model.name, [...DEMO_MODELS]));
+		const run = await createRun(
+			db,
+			{ modelIds: models.map((m) => m.id), mode: 'official', embedder: 'hash:384' },
+			judges.organiser
+		);
+		const state = await executeRun(db, run.id);
+		if (state !== 'done') throw new Error(`The demo scoring run ended ${state}.`);
+	});
 }

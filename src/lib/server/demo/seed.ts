@@ -9,6 +9,7 @@ import { importResponses } from '../domain/imports/response-import';
 import { createUser } from '../domain/people/users';
 import { DEMO_MODELS, demoPassages, demoQaRecords, demoResponses } from './demo-data';
 import { seedDemoJudgements } from './judgements';
+import { silentLog, type StepLog } from '../startup-log';
 
 export const DEMO_ACCOUNTS: { email: string; displayName: string; roles: Role[] }[] = [
 	{ email: 'organiser@demo.test', displayName: 'Olivia Organiser', roles: ['organiser'] },
@@ -63,29 +64,43 @@ export async function importDemoContent(db: Db): Promise<void> {
 export async function ensureDemoData(
 	db: Db,
 	io: { print: (line: string) => void },
-	options: { judgements?: boolean } = {}
+	options: { judgements?: boolean; log?: StepLog } = {}
 ): Promise<boolean> {
+	const log = options.log ?? silentLog;
 	const [{ n }] = await db.select({ n: count() }).from(user);
 	if (n > 0) return false;
 	const lines: string[] = [];
 	const ids = new Map<string, string>();
-	for (const account of DEMO_ACCOUNTS) {
-		const password = `demo-${randomId(12)}`;
-		ids.set(account.email, (await createUser(db, { ...account, password })).id);
-		lines.push(`  ${account.roles.join(', ').padEnd(10)} ${account.email.padEnd(24)} ${password}`);
-	}
-	await importDemoContent(db);
+	await log.step(
+		'demo: accounts',
+		async () => {
+			const accounts = DEMO_ACCOUNTS.map((a) => ({ ...a, password: `demo-${randomId(12)}` }));
+			// Hashed side by side (argon2id runs on libuv's threads, with the usual parameters); each
+			// account is still written in a transaction of its own.
+			const created = await Promise.all(accounts.map((a) => createUser(db, a)));
+			accounts.forEach((a, i) => {
+				ids.set(a.email, created[i].id);
+				lines.push(`  ${a.roles.join(', ').padEnd(10)} ${a.email.padEnd(24)} ${a.password}`);
+			});
+		},
+		() => `${DEMO_ACCOUNTS.length} (argon2id)`
+	);
+	await log.step('demo: content', () => importDemoContent(db));
 	if (options.judgements ?? true) {
 		const id = (email: string) => ids.get(email)!;
-		await seedDemoJudgements(db, {
-			organiser: id('organiser@demo.test'),
-			reviewers: [id('reviewer@demo.test'), id('reviewer2@demo.test')],
-			physicians: [
-				id('physician@demo.test'),
-				id('physician2@demo.test'),
-				id('physician3@demo.test')
-			]
-		});
+		await seedDemoJudgements(
+			db,
+			{
+				organiser: id('organiser@demo.test'),
+				reviewers: [id('reviewer@demo.test'), id('reviewer2@demo.test')],
+				physicians: [
+					id('physician@demo.test'),
+					id('physician2@demo.test'),
+					id('physician3@demo.test')
+				]
+			},
+			log
+		);
 	}
 	io.print('');
 	io.print('Demo accounts (shown once; create your own with `npx cliniq user create`):');

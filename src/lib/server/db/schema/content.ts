@@ -37,6 +37,11 @@ export const dataset = pgTable('dataset', {
 	/** Disagreement rules: differing verdicts, or GP relevance differing by at least this gap. */
 	disagreeOnVerdict: boolean().notNull().default(true),
 	relevanceGap: smallint().notNull().default(2),
+	/**
+	 * Items whose source passage has not been imported: false (the default) keeps them out of the
+	 * review queue until it arrives; true lets them be reviewed without it, which each review records.
+	 */
+	reviewWithoutPassage: boolean().notNull().default(false),
 	createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
 });
 export type Dataset = typeof dataset.$inferSelect;

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
 	type AnyPgColumn,
+	boolean,
 	check,
 	index,
 	integer,
@@ -51,13 +52,22 @@ export const reviewTask = pgTable(
 		 * md5('<dataset seed>:<item id>') as a signed integer, in import order the item id.
 		 */
 		sortKey: integer().notNull().default(0),
+		/**
+		 * The item has no imported passage and its dataset waits for it: the task is out of the claim
+		 * index until then. Kept by the imports, the dataset settings and the review functions in
+		 * the transaction that changes a passage, a setting or a task, so a claim joins nothing.
+		 */
+		awaitsPassage: boolean().notNull().default(false),
 		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
 	},
 	(t) => [
 		unique().on(t.itemId, t.round),
 		index('review_task_claimable')
 			.on(t.round, t.sortKey, t.id)
-			.where(sql`${t.state} = 'pending'`),
+			.where(sql`${t.state} = 'pending' and not ${t.awaitsPassage}`),
+		index('review_task_awaiting_passage')
+			.on(t.round)
+			.where(sql`${t.state} = 'pending' and ${t.awaitsPassage}`),
 		index('review_task_leased')
 			.on(t.leaseExpiresAt)
 			.where(sql`${t.state} = 'leased'`),
@@ -109,6 +119,8 @@ export const review = pgTable(
 		feedback: text(),
 		/** Milliseconds between the item being shown and the submission. */
 		timeOnTaskMs: integer(),
+		/** The item had no imported passage when the review was submitted (set by the database). */
+		withoutPassage: boolean().notNull().default(false),
 		/** Client-supplied key that makes a retried submission a no-op. */
 		idempotencyKey: text().notNull().unique(),
 		submittedAt: timestamp({ withTimezone: true }).notNull().defaultNow()

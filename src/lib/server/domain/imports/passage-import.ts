@@ -19,6 +19,7 @@ import { TEXT_LIMITS, unstorableStrings } from '../../../schemas/text';
 import { chunk } from '../../db/chunk';
 import type { ImportActor, ImportFile } from './qa-import';
 import { contentHash } from '../items/fields';
+import { releasePassageTasks } from '../verification/passage';
 
 const passageSchema = z.object({
 	paragraph_id: z
@@ -108,7 +109,10 @@ function rawPassages(file: ImportFile): { raw: unknown[]; errors: RecordError[] 
 	);
 }
 
-/** Imports source passages all-or-nothing, keyed by paragraph id. */
+/**
+ * Imports source passages all-or-nothing, keyed by paragraph id; review tasks that awaited a new
+ * passage become claimable in the same transaction.
+ */
 export async function importPassages(
 	db: Db,
 	file: ImportFile,
@@ -205,6 +209,11 @@ export async function importPassages(
 				});
 		}
 		const updated = changed.filter((r) => existing.has(r.paragraph_id)).length;
+		// Items that waited for these passages go to review now, in this transaction.
+		const released = await releasePassageTasks(
+			tx,
+			changed.filter((r) => !existing.has(r.paragraph_id)).map((r) => r.paragraph_id)
+		);
 		const counts = {
 			created: changed.length - updated,
 			updated,
@@ -216,7 +225,12 @@ export async function importPassages(
 			action: 'import.passages',
 			objectType: 'import',
 			objectId: imp.id,
-			after: { fileName: file.fileName, ...counts, warnings: warningCount(warnings) }
+			after: {
+				fileName: file.fileName,
+				...counts,
+				released,
+				warnings: warningCount(warnings)
+			}
 		});
 		return { importId: imp.id, total: rows.length, ...counts, warnings };
 	});

@@ -15,6 +15,7 @@ import {
 import { toCsv } from '../../csv';
 import type { RowCount } from '../../../format';
 import { heldSql } from '../verification/held';
+import { reviewedWithoutPassageSql } from '../verification/passage';
 import {
 	SORT_KEYS,
 	decodeCursor,
@@ -178,6 +179,7 @@ async function scanItems(
 				provenance: qaItem.provenance,
 				held: held.mapWith(Boolean),
 				hasPassage: sql<boolean>`${hasPassage}`.mapWith(Boolean),
+				reviewedWithoutPassage: reviewedWithoutPassageSql,
 				reviews: reviewCount(true).mapWith(Number),
 				amendments: reviewCount(false).mapWith(Number),
 				sortValue: sortValue(query.sort)
@@ -299,6 +301,7 @@ export const ITEM_EXPORT_COLUMNS = [
 	'finalRelevance',
 	'provenance',
 	'held',
+	'reviewedWithoutPassage',
 	'reviews',
 	'amendments',
 	'version'
@@ -323,6 +326,7 @@ export async function exportItems(db: Db, query: ItemQuery): Promise<ItemExportR
 				finalRelevance: r.finalRelevance,
 				provenance: r.provenance,
 				held: r.held,
+				reviewedWithoutPassage: r.reviewedWithoutPassage,
 				reviews: r.reviews,
 				amendments: r.amendments,
 				version: r.version
@@ -349,13 +353,18 @@ export async function countItemsByType(db: Db) {
 /** Everything the item page shows: current version, history, passage, responses. */
 export async function getItem(db: Db, id: number) {
 	const [row] = await db
-		.select({ item: qaItem, held: held.mapWith(Boolean) })
+		.select({
+			item: qaItem,
+			held: held.mapWith(Boolean),
+			reviewedWithoutPassage: reviewedWithoutPassageSql
+		})
 		.from(qaItem)
 		.where(eq(qaItem.id, id));
 	if (!row) return null;
 	const item = {
 		...row.item,
 		held: row.held,
+		reviewedWithoutPassage: row.reviewedWithoutPassage,
 		outcome: itemOutcome({ ...row.item, held: row.held })
 	};
 	const versions = await db

@@ -17,6 +17,7 @@ import type { ReviewRound } from '../../../constants';
 import { randomId } from '../../ids';
 import { recordAudit } from '../audit/audit';
 import { DomainError } from '../../errors';
+import { taskAwaitsPassageSql } from '../verification/passage';
 
 /** A task leased to one reviewer; `leaseToken` doubles as the submission's idempotency key. */
 export interface Lease {
@@ -52,12 +53,13 @@ export function seededSortKey(seed: string, itemId: number): number {
 
 /**
  * Creates the primary review task of every item an import created or updated that has none yet
- * (withdrawn items get none), at its queue position. Returns how many tasks it created.
+ * (withdrawn items get none), at its queue position, awaiting the item's passage when it has none
+ * and the dataset waits for passages. Returns how many tasks it created.
  */
 export async function createPrimaryTasks(tx: Tx, importId: number): Promise<number> {
 	const result = await tx.execute(sql`
-		insert into ${reviewTask} (item_id, round, sort_key)
-		select i.id, 'primary', ${taskSortKeySql} from ${qaItem} i join ${dataset} d on d.id = i.dataset_id
+		insert into ${reviewTask} (item_id, round, sort_key, awaits_passage)
+		select i.id, 'primary', ${taskSortKeySql}, ${taskAwaitsPassageSql} from ${qaItem} i join ${dataset} d on d.id = i.dataset_id
 		where i.last_import_id = ${importId} and i.status <> 'withdrawn'
 		on conflict do nothing
 		returning id`);

@@ -24,6 +24,7 @@ import { randomId } from '../../ids';
 import { recordAudit } from '../audit/audit';
 import { resolveItemOutcome } from '../verification/disagreement';
 import { DomainError } from '../../errors';
+import { noPassageSql } from '../verification/passage';
 import { leaseOf, shownColumns, type Lease, type ShownItem } from './queue';
 
 const optionalText = (max: number) =>
@@ -333,7 +334,7 @@ export async function amendReview(
 		const locked = await amendLock(tx, base.itemId);
 		if (locked) throw new DomainError('locked', `${locked} Nothing was saved.`);
 		const [item] = await tx
-			.select({ versionId: qaItem.currentVersionId })
+			.select({ versionId: qaItem.currentVersionId, withoutPassage: noPassageSql })
 			.from(qaItem)
 			.where(eq(qaItem.id, base.itemId));
 		const [saved] = await tx
@@ -351,7 +352,8 @@ export async function amendReview(
 				feedback: input.feedback ?? null,
 				timeOnTaskMs: timeOnTask(input.startedAt, now),
 				idempotencyKey: input.key,
-				submittedAt: now
+				submittedAt: now,
+				withoutPassage: item.withoutPassage
 			})
 			.returning();
 		await recordNotes(tx, userId, saved, input);

@@ -6,7 +6,7 @@ import { dataset, qaItem, review, reviewerTally, reviewTask, type User } from '.
 import { QA_TYPES, VERDICTS } from '../../../constants';
 import { createTestDb, describeEachDb, hasPostgres } from '../../db/testing';
 import { validRecord } from '../../fixtures/records';
-import { seedItems, seedUsers } from '../../fixtures/review';
+import { seedItems, seedPassages, seedUsers } from '../../fixtures/review';
 import { importQaFiles } from '../imports/qa-import';
 import { withdrawItem } from '../items/corrections';
 import { seededRandom } from '../verification/sampling';
@@ -53,6 +53,7 @@ async function importBatch(db: Db, from: number, perType: number, name: string) 
 	const records = QA_TYPES.flatMap((type) =>
 		Array.from({ length: perType }, (_, i) => validRecord(type, from + i))
 	);
+	await seedPassages(db, perType, from);
 	await importQaFiles(db, [{ fileName: `batch-${from}.json`, text: JSON.stringify(records) }], {
 		actor: { userId: null, label: 'cli (test)' },
 		dataset: name

@@ -139,10 +139,10 @@ export async function workdayCounts(
 		and not exists (select 1 from task_skip s where s.task_id = t.id and s.user_id = ${userId})`;
 	const open = (also: SQL) => sql`
 		(select 1 from review_task t
-			where t.state = 'pending' and ${also} and ${offered} limit ${cap + 1})
+			where t.state = 'pending' and not t.awaits_passage and ${also} and ${offered} limit ${cap + 1})
 		union all
 		(select 1 from review_task t
-			where t.state = 'leased' and t.lease_expires_at <= ${at}::timestamptz and ${also} and ${offered}
+			where t.state = 'leased' and t.lease_expires_at <= ${at}::timestamptz and not t.awaits_passage and ${also} and ${offered}
 			limit ${cap + 1})
 		limit ${cap + 1}`;
 	const [row] = rowsOf<{ today: number; week: number; left: number; left_secondary: number }>(

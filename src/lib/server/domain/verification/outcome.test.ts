@@ -19,7 +19,7 @@ describeEachDb('item state and outcome', (h) => {
 	let datasetId: number;
 	let ids: number[];
 	beforeEach(async () => {
-		await seedItems(h.db, 1); // 7 items
+		await seedItems(h.db, 1, undefined, { passages: false }); // 7 items, no passage
 		[alice, bob] = await seedUsers(h.db, 2);
 		[org] = await seedUsers(h.db, 1, ['organiser']);
 		[{ id: datasetId }] = await h.db.select().from(dataset);

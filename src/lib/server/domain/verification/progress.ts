@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/client';
 import { dispute } from '../../db/schema';
 import type { ReviewRound } from '../../../constants';
+import { tasksAwaitingPassage } from './passage';
 import { countItemsByStateAndOutcome, stateAndOutcomeTotals } from '../items/overview';
 
 /** Median of a numeric list (null when empty). */
@@ -14,14 +15,14 @@ export function median(values: number[]): number | null {
 }
 
 /**
- * Tasks waiting (pending) and in hand (leased) per round: each read from its partial index
+ * Tasks waiting (pending and claimable) and in hand (leased) per round: each read from its partial index
  * (`review_task_claimable`, `review_task_leased`), so done tasks, the bulk of a finished
  * dataset, are never read.
  */
 async function queueDepth(db: Db) {
 	const rows = rowsOf<{ round: ReviewRound; state: 'pending' | 'leased'; n: number | string }>(
 		await db.execute(sql`
-			select round, 'pending' as state, count(*) as n from "review_task" where state = 'pending' group by round
+			select round, 'pending' as state, count(*) as n from "review_task" where state = 'pending' and not awaits_passage group by round
 			union all
 			select round, 'leased' as state, count(*) as n from "review_task" where state = 'leased' group by round`)
 	);
@@ -30,13 +31,14 @@ async function queueDepth(db: Db) {
 
 /**
  * The organiser's progress view: items per workflow state and per outcome (by type), queue depth
- * per round (tasks pending and leased), reviews and median time on task per reviewer (first revisions only), items awaiting
+ * per round (tasks pending and leased; tasks waiting for their item's passage), reviews and median time on task per reviewer (first revisions only), items awaiting
  * adjudication and disputes waiting.
  */
 export async function verificationProgress(db: Db) {
-	const [counted, queue, perReviewerRows, disputes] = await Promise.all([
+	const [counted, queue, awaitingPassage, perReviewerRows, disputes] = await Promise.all([
 		countItemsByStateAndOutcome(db),
 		queueDepth(db),
+		tasksAwaitingPassage(db),
 		db.execute(sql`
 			select u.pseudonym, u.display_name as name, count(*)::int as reviews,
 				percentile_cont(0.5) within group (order by r.time_on_task_ms) as median_ms
@@ -63,6 +65,7 @@ export async function verificationProgress(db: Db) {
 		counted,
 		...totals,
 		queue,
+		awaitingPassage,
 		perReviewer,
 		disagreementsWaiting: totals.byState.find((s) => s.status === 'awaiting_adjudication')?.n ?? 0,
 		disputesWaiting: disputeCount('open') + disputeCount('under_review')

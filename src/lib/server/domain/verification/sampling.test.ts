@@ -6,7 +6,7 @@ import type { Db } from '../../db/client';
 import { describeEachDb } from '../../db/testing';
 import { validRecord } from '../../fixtures/records';
 import { reviewNext } from '../../fixtures/review-flow';
-import { seedItems, seedUsers } from '../../fixtures/review';
+import { seedItems, seedPassages, seedUsers } from '../../fixtures/review';
 import { importQaFiles } from '../imports/qa-import';
 import { claimNext, leasedItem, queueStats, returnTask, seededSortKey } from '../review/queue';
 import {
@@ -190,6 +190,7 @@ async function sampleOf(db: Db) {
 }
 
 async function importBatch(db: Db, from: number, perType: number, name?: string) {
+	await seedPassages(db, perType, from);
 	const records = QA_TYPES.flatMap((type) =>
 		Array.from({ length: perType }, (_, i) => validRecord(type, from + i))
 	);

@@ -2,11 +2,12 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
 import { dataset, type Dataset } from '../../db/schema';
-import { QUEUE_ORDERS } from '../../../constants';
+import { PASSAGE_POLICIES, QUEUE_ORDERS } from '../../../constants';
 import { randomId } from '../../ids';
 import { recordAudit } from '../audit/audit';
 import { refreshSortKeys } from '../review/queue';
 import { DomainError } from '../../errors';
+import { applyPassageSetting } from './passage';
 import { applySamplePlan, planSampleChange, type SamplePlan } from './sampling';
 
 /** Verification settings of a dataset as an organiser edits them (share in percent on forms). */
@@ -36,6 +37,10 @@ export const datasetSettingsSchema = z.object({
 		.int('The relevance gap must be a whole number.')
 		.min(1, 'The relevance gap must be from 1 to 5.')
 		.max(5, 'The relevance gap must be from 1 to 5.'),
+	/** Items without an imported passage: wait for it or review without it; absent = unchanged. */
+	withoutPassage: z
+		.enum(PASSAGE_POLICIES, 'Choose what happens to items without their passage.')
+		.optional(),
 	/** The key of the sample change the organiser saw and confirmed. */
 	confirm: z.string().max(64).optional()
 });
@@ -52,7 +57,8 @@ const pick = (d: Dataset) => ({
 	queueOrder: d.queueOrder,
 	leaseMinutes: d.leaseMinutes,
 	disagreeOnVerdict: d.disagreeOnVerdict,
-	relevanceGap: d.relevanceGap
+	relevanceGap: d.relevanceGap,
+	reviewWithoutPassage: d.reviewWithoutPassage
 });
 
 async function save(tx: Tx, actorId: string, input: z.output<typeof datasetSettingsSchema>) {
@@ -82,11 +88,17 @@ async function save(tx: Tx, actorId: string, input: z.output<typeof datasetSetti
 			queueOrder: input.queueOrder,
 			leaseMinutes: input.leaseMinutes,
 			disagreeOnVerdict: input.disagreeOnVerdict,
-			relevanceGap: input.relevanceGap
+			relevanceGap: input.relevanceGap,
+			reviewWithoutPassage:
+				input.withoutPassage === undefined
+					? before.reviewWithoutPassage
+					: input.withoutPassage === 'review'
 		})
 		.where(eq(dataset.id, input.datasetId))
 		.returning();
 	if (plan) await applySamplePlan(tx, plan);
+	if (after.reviewWithoutPassage !== before.reviewWithoutPassage)
+		await applyPassageSetting(tx, after.id, after.reviewWithoutPassage);
 	if (seed !== before.sampleSeed || input.queueOrder !== before.queueOrder)
 		await refreshSortKeys(tx, after.id);
 	await recordAudit(tx, {
@@ -113,7 +125,8 @@ async function save(tx: Tx, actorId: string, input: z.output<typeof datasetSetti
 }
 
 /**
- * Saves a dataset's share, seed, queue order, lease length and disagreement rules, with an audit
+ * Saves a dataset's share, seed, queue order, lease length, disagreement rules and what happens to
+ * items without their passage (their tasks wait or are released at once), with an audit
  * event of before and after. When the share or seed changes which items are in the secondary
  * sample, nothing is saved until the organiser confirms that exact change (`confirm` = its key);
  * a confirmation of a change the dataset has since outgrown gets the new plan back, `stale`.

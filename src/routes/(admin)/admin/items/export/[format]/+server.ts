@@ -9,7 +9,8 @@ const formatSchema = z.enum(['csv', 'json']);
 
 /**
  * The item table as a download: every item its filters select (all pages), in its sort order,
- * with state, outcome, final verdict and relevance, provenance, held and review counts.
+ * with state, outcome, final verdict and relevance, provenance, held, whether a current review was
+ * made without the item's passage, and review counts.
  */
 export const GET: RequestHandler = async ({ locals, params, url }) => {
 	requireRole(locals, 'organiser', url);
