@@ -35,7 +35,7 @@ export const MIN_INTERVAL_UNITS = 5;
  * No interval, and why, when there are fewer than MIN_INTERVAL_UNITS units; null when there are
  * enough. `units` names what is counted ("questions ranked by 2+ physicians").
  */
-export function tooFewUnits(n: number, units: string): Interval | null {
+export function tooFewUnits(n: number, units: string): Extract<Interval, { low: null }> | null {
 	return n < MIN_INTERVAL_UNITS
 		? { low: null, high: null, reason: `needs at least ${MIN_INTERVAL_UNITS} ${units}; has ${n}` }
 		: null;
