@@ -11,13 +11,14 @@ import {
 	duplicateRecordWarning,
 	importRejected,
 	parseJsonFile,
+	readWholeFile,
 	warningCount,
 	type ImportCounts
 } from './import-errors';
 import { refreshPlannerStatistics } from './statistics';
 import { TEXT_LIMITS, unstorableStrings } from '../../../schemas/text';
 import { chunk } from '../../db/chunk';
-import type { ImportActor, ImportFile } from './qa-import';
+import type { ImportActor, QaImportFile } from './qa-import';
 import { contentHash } from '../items/fields';
 
 const passageSchema = z.object({
@@ -52,9 +53,10 @@ type PassageInput = z.infer<typeof passageSchema>;
  * Reads passages from JSON (an array of objects, or an object paragraph id → text) or CSV; a key
  * written twice in one JSON object (or a column named twice in the CSV header) is an error.
  */
-function rawPassages(file: ImportFile): { raw: unknown[]; errors: RecordError[] } {
+async function rawPassages(file: QaImportFile): Promise<{ raw: unknown[]; errors: RecordError[] }> {
+	const text = await readWholeFile(file);
 	if (/\.csv$/i.test(file.fileName)) {
-		const rows = parseCsv(file.text);
+		const rows = parseCsv(text);
 		const [header, ...body] = rows;
 		if (!header || !header.includes('paragraph_id') || !header.includes('text')) {
 			throw importRejected(
@@ -82,9 +84,9 @@ function rawPassages(file: ImportFile): { raw: unknown[]; errors: RecordError[] 
 			.map((r) => Object.fromEntries(names.map((h, i) => [h, r[i] ?? ''])));
 		return { raw, errors };
 	}
-	const data = parseJsonFile(file.text, file.fileName);
+	const data = parseJsonFile(text, file.fileName);
 	if (Array.isArray(data)) {
-		const errors = duplicateKeyErrors(file.text, undefined, (path) => ({
+		const errors = duplicateKeyErrors(text, undefined, (path) => ({
 			index: path[0] as number,
 			path: path.slice(1)
 		}));
@@ -93,7 +95,7 @@ function rawPassages(file: ImportFile): { raw: unknown[]; errors: RecordError[] 
 	if (data && typeof data === 'object') {
 		// In the id → text form each key is a record: a repeated one is a duplicate paragraph id.
 		const ids = Object.keys(data);
-		const errors = duplicateKeyErrors(file.text, undefined, (path) => ({
+		const errors = duplicateKeyErrors(text, undefined, (path) => ({
 			index: ids.indexOf(path[0] as string),
 			path: path.length === 1 ? ['paragraph_id'] : path.slice(1)
 		}));
@@ -111,10 +113,10 @@ function rawPassages(file: ImportFile): { raw: unknown[]; errors: RecordError[] 
 /** Imports source passages all-or-nothing, keyed by paragraph id. */
 export async function importPassages(
 	db: Db,
-	file: ImportFile,
+	file: QaImportFile,
 	options: { actor: ImportActor }
 ): Promise<ImportCounts> {
-	const { raw, errors } = rawPassages(file);
+	const { raw, errors } = await rawPassages(file);
 	const repeats: RecordError[] = [];
 	const byId = new Map<string, PassageInput & { hash: string; index: number }>();
 	raw.forEach((value, index) => {
