@@ -13,26 +13,29 @@ function headers(portalUrl: string, account: E2eAccount | null) {
 	return {
 		// SvelteKit refuses form posts from another origin; a browser sends its own.
 		origin: portalUrl,
+		// The refusal as data (a browser asking for HTML gets the same message on an error page).
+		accept: 'application/json',
 		...(account ? { cookie: `session=${readTemplate().sessions[account]}` } : {})
 	};
 }
 
 async function expectRefused(response: APIResponse, field: string) {
 	expect(response.status(), await response.text()).toBe(400);
-	const body = await response.text();
-	expect(body).toContain(`"${field}" contains a NUL character (U+0000), which cannot be stored`);
+	const { message } = await response.json();
+	expect(message).toContain(`"${field}" contains a NUL character (U+0000), which cannot be stored`);
 }
 
 /** The lease of the reviewer's next task: its id and key, read from the page a browser gets. */
 async function leasedTask(request: APIRequestContext, portalUrl: string) {
+	const page = { ...headers(portalUrl, 'reviewer'), accept: 'text/html' };
 	const start = await request.post('/review?/start', {
-		headers: headers(portalUrl, 'reviewer'),
+		headers: page,
 		form: {},
 		maxRedirects: 0
 	});
 	expect(start.status()).toBe(303);
 	const path = start.headers()['location'];
-	const html = await (await request.get(path, { headers: headers(portalUrl, 'reviewer') })).text();
+	const html = await (await request.get(path, { headers: page })).text();
 	const taskId = /name="taskId" value="(\d+)"/.exec(html)?.[1];
 	const key = /name="key" value="([^"]+)"/.exec(html)?.[1];
 	expect(taskId && key, 'the task page carries its lease').toBeTruthy();
@@ -96,7 +99,9 @@ test('a NUL in any of the places that once failed gets 400 and a message, never 
 		for (const path of ['/admin/audit?actor=%00', '/admin/items?q=a%00b']) {
 			const r = await request.get(path, { headers: headers(url, 'organiser') });
 			expect(r.status(), path).toBe(400);
-			expect(await r.text()).toMatch(/query parameter "(actor|q)" contains a NUL character/);
+			expect((await r.json()).message).toMatch(
+				/^The query parameter "(actor|q)" contains a NUL character \(U\+0000\)/
+			);
 		}
 	});
 
@@ -105,10 +110,10 @@ test('a NUL in any of the places that once failed gets 400 and a message, never 
 			headers: headers(url, 'organiser')
 		});
 		expect(r.status()).toBe(400);
-		expect(await r.text()).toContain('"q" holds a broken percent-escape');
+		expect((await r.json()).message).toContain('"q" holds a broken percent-escape');
 		// use:enhance expects an action result: an error, which the page shows.
 		const enhanced = await request.post('/login', {
-			headers: { ...headers(url, null), 'x-sveltekit-action': 'true', accept: 'application/json' },
+			headers: { ...headers(url, null), 'x-sveltekit-action': 'true' },
 			form: { email: `eve${NUL}@example.org`, password: 'x' }
 		});
 		expect(enhanced.status()).toBe(400);
