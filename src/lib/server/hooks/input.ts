@@ -11,7 +11,7 @@ const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b
 
 /** A name shown in a message: quoted, and cut when long. */
 function shown(name: string): string {
-	const safe = name.replace(/[\u0000-\u001f]/g, '?');
+	const safe = [...name].map((c) => (c.charCodeAt(0) < 32 ? '?' : c)).join('');
 	return `"${safe.length > 40 ? `${safe.slice(0, 39)}…` : safe}"`;
 }
 

@@ -125,6 +125,11 @@ describeEachDb('hostile import files', (h) => {
 		expect(d.reason).toContain(
 			`deeper than 64 levels at line 1, character ${sixtyFifthLevel(deep)} of the file;`
 		);
+		const unclosed = utf8('paragraph_id,text\np1,"never closed\np2,second\n');
+		const [q] = await problems(importPassages(h.db, bytesFile('p.csv', unclosed), { actor }));
+		expect(q.reason).toBe(
+			'has a quote that is never closed, so the rest of the file would read as one field'
+		);
 		const latin1 = new Uint8Array([...utf8('paragraph_id,text\np1,caf'), 0xe9, 0x0a]);
 		const [u] = await problems(importPassages(h.db, bytesFile('p.csv', latin1), { actor }));
 		expect(u.reason).toMatch(/^The file is not valid UTF-8: byte 24 \(counted from 0\) is 0xE9/);

@@ -56,6 +56,20 @@ type PassageInput = z.infer<typeof passageSchema>;
 async function rawPassages(file: QaImportFile): Promise<{ raw: unknown[]; errors: RecordError[] }> {
 	const text = await readWholeFile(file);
 	if (/\.csv$/i.test(file.fileName)) {
+		// A quote never closed swallows the rest of the file into one field: refuse it.
+		if ((text.match(/"/g)?.length ?? 0) % 2 === 1)
+			throw importRejected(
+				[
+					{
+						file: file.fileName,
+						index: -1,
+						field: '(file)',
+						reason:
+							'has a quote that is never closed, so the rest of the file would read as one field'
+					}
+				],
+				0
+			);
 		const rows = parseCsv(text);
 		const [header, ...body] = rows;
 		if (!header || !header.includes('paragraph_id') || !header.includes('text')) {
