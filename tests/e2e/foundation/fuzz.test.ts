@@ -12,12 +12,12 @@ import { readTemplate } from '../support/template';
 const SEED = 20260521;
 /** Requests per kind of input. */
 const PER_KIND = {
-	qa: 700,
-	passages: 350,
-	responses: 350,
+	qa: 500,
+	passages: 250,
+	responses: 250,
 	multipart: 200,
-	forms: 700,
-	queries: 300
+	forms: 550,
+	queries: 250
 };
 /** Requests in flight at once. */
 const CONCURRENCY = 4;
@@ -58,7 +58,7 @@ async function countRows(db: Db): Promise<Record<string, number>> {
 }
 
 // The portal's start-up counts too: it prepares its database first.
-test.describe.configure({ timeout: 240_000 });
+test.describe.configure({ timeout: 420_000 });
 
 let before: Record<string, number> = {};
 test.use({ prepareDatabase: { prepare: async (db) => void (before = await countRows(db)) } });
