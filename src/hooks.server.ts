@@ -3,12 +3,13 @@ import { sequence } from '@sveltejs/kit/hooks';
 import { startApp } from '$lib/server/startup';
 import { authHandle } from '$lib/server/hooks/auth';
 import { reportError } from '$lib/server/hooks/errors';
+import { inputHandle } from '$lib/server/hooks/input';
 import { securityHandle } from '$lib/server/hooks/security';
 
 export const init: ServerInit = async () => {
 	await startApp();
 };
 
-export const handle = sequence(authHandle, securityHandle);
+export const handle = sequence(inputHandle, authHandle, securityHandle);
 
 export const handleError: HandleServerError = reportError;

@@ -5,7 +5,7 @@ import {
 	QA_TYPES
 } from '../lib/constants';
 import { createReadStream } from 'node:fs';
-import { access, readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { userInfo } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -20,11 +20,7 @@ import {
 import { ensureDemoData } from '$lib/server/demo/seed';
 import { countItemsByType } from '$lib/server/domain/items/items';
 import { importPassages } from '$lib/server/domain/imports/passage-import';
-import {
-	importQaFiles,
-	type ImportFile,
-	type StreamedFile
-} from '$lib/server/domain/imports/qa-import';
+import { importQaFiles, type StreamedFile } from '$lib/server/domain/imports/qa-import';
 import {
 	MATCH_BY,
 	MATCH_BY_LABELS,
@@ -67,22 +63,7 @@ function actor() {
 	return { userId: null, label: `cli (${name})` };
 }
 
-async function readFiles(paths: string[]): Promise<ImportFile[]> {
-	if (!paths.length) throw usage('Name at least one file.');
-	return Promise.all(
-		paths.map(async (p) => {
-			try {
-				return { fileName: basename(p), text: await readFile(p, 'utf8') };
-			} catch (e) {
-				throw usage(
-					`Cannot read ${p}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`
-				);
-			}
-		})
-	);
-}
-
-/** Files read as the import consumes them (a large file is never held whole). */
+/** Files read as the import consumes them (its reader checks they are UTF-8). */
 async function streamFiles(paths: string[]): Promise<StreamedFile[]> {
 	if (!paths.length) throw usage('Name at least one file.');
 	return Promise.all(
@@ -165,12 +146,12 @@ async function importCommand(args: string[], io: Io) {
 		});
 	} else if (kind === 'passages') {
 		if (positionals.length !== 1) throw usage('Name exactly one passages file.');
-		const [file] = await readFiles(positionals);
+		const [file] = await streamFiles(positionals);
 		await withDb(async ({ db }) =>
 			counts(io, 'passages', await importPassages(db, file, { actor: actor() }))
 		);
 	} else if (kind === 'responses') {
-		const files = await readFiles(positionals);
+		const files = await streamFiles(positionals);
 		const matchBy = values['match-by'] ?? 'auto';
 		if (matchBy !== 'auto' && !(MATCH_BY as readonly string[]).includes(matchBy))
 			throw usage(`--match-by is one of auto, ${MATCH_BY.join(', ')}.`);

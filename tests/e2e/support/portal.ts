@@ -14,6 +14,12 @@ export interface Portal {
 	url: string;
 	/** What the database is ('postgres' or 'pglite'), as /healthz reports it. */
 	kind: E2eTemplate['kind'];
+	/** The server's process id (its memory can be read from /proc/<pid>/status). */
+	pid: number;
+	/** The database the server runs on (PGlite's folder cannot be opened while it runs). */
+	databaseUrl: string;
+	/** Stops only the server, leaving its database to be read; `stop` still cleans up. */
+	stopServer(): Promise<void>;
 	stop(): Promise<void>;
 }
 
@@ -89,6 +95,9 @@ export async function startPortal(
 	return {
 		url: server.url,
 		kind: template.kind,
+		pid: server.pid,
+		databaseUrl,
+		stopServer: () => server.stop(),
 		async stop() {
 			await server.stop();
 			await cleanUp();

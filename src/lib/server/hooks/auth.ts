@@ -2,6 +2,7 @@ import type { Handle } from '@sveltejs/kit';
 import { dev } from '$app/environment';
 import { SESSION_COOKIE, validateSessionToken } from '../auth/session';
 import { getDb } from '../db';
+import { unstorable } from '../../schemas/text';
 
 /**
  * Sets locals.user and locals.session (null when absent) from the session cookie: one database
@@ -12,7 +13,8 @@ export const authHandle: Handle = async ({ event, resolve }) => {
 	event.locals.user = null;
 	event.locals.session = null;
 	if (token) {
-		const result = await validateSessionToken(getDb(), token);
+		// A cookie the database could not even look up (a NUL in it) is as good as forged.
+		const result = unstorable(token) ? null : await validateSessionToken(getDb(), token);
 		if (result) {
 			event.locals.user = result.user;
 			event.locals.session = result.session;

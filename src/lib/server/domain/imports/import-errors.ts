@@ -6,6 +6,7 @@ import {
 } from '../../../schemas/qa-record';
 import { DomainError } from '../../errors';
 import { findDuplicateKeys, formatJsonPath, type JsonPath } from './json-keys';
+import { JsonFormError, parseJsonText, wholeText } from './json-records';
 
 export type { ImportWarning, RecordError };
 
@@ -98,20 +99,36 @@ export function duplicateKeyErrors(
 	});
 }
 
-/** Parses JSON text, turning a syntax error into a rejection at record -1 with a clear reason. */
+/** The rejection of a file the reader refused (bad UTF-8, too deep, not JSON), at record -1. */
+export function fileRejected(e: JsonFormError, fileName: string): DomainError {
+	const reason = e.limit ? e.message : `${fileName} is not valid JSON: ${e.message}`;
+	return importRejected([{ file: fileName, index: -1, field: '(file)', reason }], 0);
+}
+
+/**
+ * A file's whole text parsed as JSON (its nesting checked first, see json-records.ts); a file the
+ * reader refuses rejects the import at record -1 with a clear reason.
+ */
 export function parseJsonFile(text: string, fileName: string): unknown {
 	try {
-		return JSON.parse(text.replace(/^\uFEFF/, ''));
+		return parseJsonText(text);
 	} catch (e) {
-		throw importRejected(
-			[
-				{
-					index: -1,
-					field: '(file)',
-					reason: `${fileName} is not valid JSON: ${(e as Error).message}`
-				}
-			],
-			0
-		);
+		if (e instanceof JsonFormError) throw fileRejected(e, fileName);
+		throw e;
 	}
 }
+
+/** A file's whole text (UTF-8 checked); a file that is not UTF-8 rejects the import. */
+export async function readWholeFile(file: ReadableFile): Promise<string> {
+	try {
+		return await wholeText(file);
+	} catch (e) {
+		if (e instanceof JsonFormError) throw fileRejected(e, file.fileName);
+		throw e;
+	}
+}
+
+/** A file as the imports read it: its whole text, or its bytes (UTF-8) or text in chunks. */
+export type ReadableFile = { fileName: string } & (
+	{ text: string } | { chunks: AsyncIterable<Uint8Array | string> }
+);

@@ -2,6 +2,12 @@
 // file, its parse tree and its rows at once. The splitter only finds where each record starts and
 // ends (strings, brackets and the commas between records); each record is then parsed on its own
 // by JSON.parse, which checks its syntax.
+//
+// Every import reads its files here, so the limits that keep hostile files harmless live here
+// too: bytes must be UTF-8 (the first bad byte is named, never replaced by U+FFFD), nesting is
+// counted while scanning and refused past MAX_JSON_DEPTH before any tree is built (a deep parse
+// tree, and the paths walked over it, cost memory quadratic in the depth), and one record is
+// refused once it passes MAX_RECORD_CHARS, so the text held at once stays bounded.
 
 /** The two shapes of a records file. */
 export type JsonForm =
@@ -21,10 +27,50 @@ export class JsonFormError extends Error {
 	constructor(
 		message: string,
 		/** The file is valid so far but is not a JSON array. */
-		readonly notArray = false
+		readonly notArray = false,
+		/** A limit of the reader (depth, size, encoding): `message` is a whole sentence. */
+		readonly limit = false
 	) {
 		super(message);
 	}
+}
+
+/**
+ * Deepest nesting of arrays and objects a file may have. ClinIQLink's files nest
+ * CLINIQLINK_DEPTH levels at most (a submission file whose inputs carry chat outputs), so this
+ * leaves ample room while a hostile file is refused long before it costs anything.
+ */
+export const MAX_JSON_DEPTH = 64;
+/** The deepest nesting of ClinIQLink's own files (submission → inputs → record → output → entry). */
+const CLINIQLINK_DEPTH = 5;
+/**
+ * Longest record, in characters. A record's fields are bounded far below this (TEXT_LIMITS), so
+ * only a broken or hostile file comes near it; the reader holds at most one record's text.
+ */
+export const MAX_RECORD_CHARS = 1_000_000;
+
+/** A count as people write it (1,204). */
+const fmt = (x: number) => x.toLocaleString('en');
+
+/** Where a position of the text is, for people: its line, and its character in the file. */
+function place(line: number, char: number) {
+	return `line ${fmt(line + 1)}, character ${fmt(char + 1)} of the file`;
+}
+
+function tooDeep(where: string) {
+	return new JsonFormError(
+		`The file nests deeper than ${MAX_JSON_DEPTH} levels ${where}; ClinIQLink files nest at most ${CLINIQLINK_DEPTH} levels.`,
+		false,
+		true
+	);
+}
+
+function tooLong(record: number, line: number) {
+	return new JsonFormError(
+		`Record ${fmt(record + 1)} (from line ${fmt(line + 1)}) is longer than ${fmt(MAX_RECORD_CHARS)} characters, the most one record may hold; is the file cut or merged?`,
+		false,
+		true
+	);
 }
 
 const QUOTE = 34;
@@ -97,6 +143,8 @@ export class JsonRecordSplitter {
 	private recordLine = 0;
 	/** The line the last record ended on. */
 	private lastLine = -1;
+	/** Characters of the text dropped from `buffer` so far (positions in messages count them). */
+	private dropped = 0;
 
 	constructor(private readonly form: JsonForm) {}
 
@@ -123,7 +171,18 @@ export class JsonRecordSplitter {
 		return new JsonFormError(`${what} (line ${this.line + 1})`);
 	}
 
+	/** Arrays the record sits in (the file's array, and an entry that is an array). */
+	private outerDepth() {
+		return this.form === 'array' ? (this.level === 2 ? 2 : 1) : 0;
+	}
+
+	/** The record being read, as people count: its position, or its line (JSON Lines). */
+	private recordNumber() {
+		return this.form === 'lines' ? this.recordLine : this.records;
+	}
+
 	private emit(out: RecordText[], end: number) {
+		if (end - this.start > MAX_RECORD_CHARS) throw tooLong(this.recordNumber(), this.recordLine);
 		const index = this.form === 'lines' ? this.recordLine : this.records;
 		out.push({ index, text: this.buffer.slice(this.start, end) });
 		this.records++;
@@ -221,35 +280,187 @@ export class JsonRecordSplitter {
 			const c = text.charCodeAt(i);
 			i++;
 			if (c === QUOTE) this.inString = true;
-			else if (c === OPEN_BRACE || c === OPEN_BRACKET) this.depth++;
-			else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+			else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+				if (++this.depth + this.outerDepth() > MAX_JSON_DEPTH)
+					throw tooDeep(
+						`in record ${fmt(this.recordNumber() + 1)} (${place(this.line, this.dropped + i - 1)})`
+					);
+			} else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
 				if (--this.depth === 0) this.emit(out, i);
 			} else if (c === NEWLINE) this.line++;
 		}
+		if (this.start >= 0 && i - this.start > MAX_RECORD_CHARS)
+			throw tooLong(this.recordNumber(), this.recordLine);
 		// Keep only the record being read (its text is needed whole); drop what is done.
 		const keep = this.start >= 0 ? this.start : i;
 		this.buffer = text.slice(keep);
 		this.pos = i - keep;
+		this.dropped += keep;
 		if (this.start >= 0) this.start = 0;
 	}
 }
 
-/** The text of a file arriving in chunks of bytes (UTF-8, a leading BOM dropped) or text. */
+/**
+ * Where the first byte that is not UTF-8 is in `bytes`, or -1. A sequence cut short by the end of
+ * `bytes` counts as bad only when `final` (otherwise its rest may come in the next chunk).
+ */
+export function firstInvalidUtf8(bytes: Uint8Array, final = true): number {
+	let i = 0;
+	while (i < bytes.length) {
+		const b = bytes[i];
+		if (b < 0x80) {
+			i++;
+			continue;
+		}
+		// The length of the sequence and the range of its second byte (no overlong forms, no
+		// surrogates, nothing past U+10FFFF), as the WHATWG decoder checks them.
+		let size: number;
+		let lo = 0x80;
+		let hi = 0xbf;
+		if (b >= 0xc2 && b <= 0xdf) size = 2;
+		else if (b >= 0xe0 && b <= 0xef) {
+			size = 3;
+			if (b === 0xe0) lo = 0xa0;
+			if (b === 0xed) hi = 0x9f;
+		} else if (b >= 0xf0 && b <= 0xf4) {
+			size = 4;
+			if (b === 0xf0) lo = 0x90;
+			if (b === 0xf4) hi = 0x8f;
+		} else return i;
+		for (let k = 1; k < size; k++) {
+			if (i + k >= bytes.length) return final ? i : -1;
+			const c = bytes[i + k];
+			if (k === 1 ? c < lo || c > hi : c < 0x80 || c > 0xbf) return i;
+		}
+		i += size;
+	}
+	return -1;
+}
+
+/** How many bytes at the end of `bytes` begin a character that is not complete yet (0–3). */
+function unfinishedTail(bytes: Uint8Array): number {
+	for (let k = 1; k <= Math.min(3, bytes.length); k++) {
+		const b = bytes[bytes.length - k];
+		if (b < 0x80) return 0;
+		if (b >= 0xc0) {
+			const size = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+			return size > k ? k : 0;
+		}
+	}
+	return 0;
+}
+
+function notUtf8(offset: number, byte: number | undefined) {
+	const what =
+		byte === undefined
+			? 'the file ends inside a character'
+			: `byte ${fmt(offset)} (counted from 0) is 0x${byte.toString(16).toUpperCase().padStart(2, '0')}, which does not belong there`;
+	return new JsonFormError(
+		`The file is not valid UTF-8: ${what}. Nothing was imported; save the file as UTF-8 and try again.`,
+		false,
+		true
+	);
+}
+
+/**
+ * The text of a file arriving in chunks of bytes or text, a leading BOM dropped. Bytes must be
+ * UTF-8: the first byte that is not is refused with its offset, never read as U+FFFD.
+ */
 export async function* textPieces(
 	chunks: AsyncIterable<Uint8Array | string>
 ): AsyncGenerator<string> {
-	const decoder = new TextDecoder('utf-8');
+	const decoder = new TextDecoder('utf-8', { fatal: true });
 	let first = true;
+	// Bytes read before this chunk, and the unfinished character the decoder carries over.
+	let read = 0;
+	let tail = new Uint8Array(0);
 	for await (const chunk of chunks) {
-		let piece = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+		let piece: string;
+		if (typeof chunk === 'string') piece = chunk;
+		else {
+			try {
+				piece = decoder.decode(chunk, { stream: true });
+			} catch {
+				const joined = new Uint8Array(tail.length + chunk.length);
+				joined.set(tail);
+				joined.set(chunk, tail.length);
+				const at = Math.max(0, firstInvalidUtf8(joined, false));
+				throw notUtf8(read - tail.length + at, joined[at]);
+			}
+			const end = lastBytes(tail, chunk, 3);
+			tail = end.slice(end.length - unfinishedTail(end));
+			read += chunk.length;
+		}
 		if (first && piece.length) {
+			// The decoder drops a BOM from bytes itself.
 			if (typeof chunk === 'string') piece = piece.replace(/^\uFEFF/, '');
 			first = false;
 		}
 		if (piece) yield piece;
 	}
-	const rest = decoder.decode();
+	let rest: string;
+	try {
+		rest = decoder.decode();
+	} catch {
+		throw notUtf8(read - tail.length, undefined);
+	}
 	if (rest) yield rest;
+}
+
+/** The last `count` bytes of `before` followed by `chunk`. */
+function lastBytes(before: Uint8Array, chunk: Uint8Array, count: number): Uint8Array {
+	if (chunk.length >= count) return chunk.slice(chunk.length - count);
+	const joined = new Uint8Array(before.length + chunk.length);
+	joined.set(before);
+	joined.set(chunk, before.length);
+	return joined.slice(Math.max(0, joined.length - count));
+}
+
+/**
+ * Refuses a JSON text nested deeper than MAX_JSON_DEPTH, counting while scanning (strings
+ * skipped) so nothing is parsed first. `at` is where the text starts in its file (a line of
+ * JSON Lines), 0-based.
+ */
+export function checkJsonDepth(text: string, at = { line: 0, char: 0 }): void {
+	let depth = 0;
+	let line = at.line;
+	for (let i = 0; i < text.length;) {
+		const c = text.charCodeAt(i);
+		if (c === QUOTE) {
+			const end = closingQuote(text, i + 1);
+			if (end < 0) return;
+			i = end;
+			continue;
+		}
+		if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+			if (++depth > MAX_JSON_DEPTH) throw tooDeep(`at ${place(line, at.char + i)}`);
+		} else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
+		else if (c === NEWLINE) line++;
+		i++;
+	}
+}
+
+/**
+ * A whole JSON text parsed (a file read at once, or one line of JSON Lines), its nesting checked
+ * first (checkJsonDepth). A syntax error is a JsonFormError with JSON.parse's message.
+ */
+export function parseJsonText(text: string, at = { line: 0, char: 0 }): unknown {
+	checkJsonDepth(text, at);
+	try {
+		return JSON.parse(text);
+	} catch (e) {
+		throw new JsonFormError((e as Error).message);
+	}
+}
+
+/** A file's whole text, decoded as textPieces decodes it (UTF-8 checked, a leading BOM dropped). */
+export async function wholeText(
+	file: { text: string } | { chunks: AsyncIterable<Uint8Array | string> }
+): Promise<string> {
+	if ('text' in file) return file.text.replace(/^\uFEFF/, '');
+	let text = '';
+	for await (const piece of textPieces(file.chunks)) text += piece;
+	return text;
 }
 
 /** A whole text in pieces of at most `size` characters (a surrogate pair is never split). */

@@ -11,13 +11,14 @@ import {
 	duplicateRecordWarning,
 	importRejected,
 	parseJsonFile,
+	readWholeFile,
 	warningCount,
 	type ImportCounts
 } from './import-errors';
 import { refreshPlannerStatistics } from './statistics';
 import { TEXT_LIMITS, unstorableStrings } from '../../../schemas/text';
 import { chunk } from '../../db/chunk';
-import type { ImportActor, ImportFile } from './qa-import';
+import type { ImportActor, QaImportFile } from './qa-import';
 import { contentHash } from '../items/fields';
 import { releasePassageTasks } from '../verification/passage';
 
@@ -53,9 +54,24 @@ type PassageInput = z.infer<typeof passageSchema>;
  * Reads passages from JSON (an array of objects, or an object paragraph id → text) or CSV; a key
  * written twice in one JSON object (or a column named twice in the CSV header) is an error.
  */
-function rawPassages(file: ImportFile): { raw: unknown[]; errors: RecordError[] } {
+async function rawPassages(file: QaImportFile): Promise<{ raw: unknown[]; errors: RecordError[] }> {
+	const text = await readWholeFile(file);
 	if (/\.csv$/i.test(file.fileName)) {
-		const rows = parseCsv(file.text);
+		// A quote never closed swallows the rest of the file into one field: refuse it.
+		if ((text.match(/"/g)?.length ?? 0) % 2 === 1)
+			throw importRejected(
+				[
+					{
+						file: file.fileName,
+						index: -1,
+						field: '(file)',
+						reason:
+							'has a quote that is never closed, so the rest of the file would read as one field'
+					}
+				],
+				0
+			);
+		const rows = parseCsv(text);
 		const [header, ...body] = rows;
 		if (!header || !header.includes('paragraph_id') || !header.includes('text')) {
 			throw importRejected(
@@ -83,9 +99,9 @@ function rawPassages(file: ImportFile): { raw: unknown[]; errors: RecordError[] 
 			.map((r) => Object.fromEntries(names.map((h, i) => [h, r[i] ?? ''])));
 		return { raw, errors };
 	}
-	const data = parseJsonFile(file.text, file.fileName);
+	const data = parseJsonFile(text, file.fileName);
 	if (Array.isArray(data)) {
-		const errors = duplicateKeyErrors(file.text, undefined, (path) => ({
+		const errors = duplicateKeyErrors(text, undefined, (path) => ({
 			index: path[0] as number,
 			path: path.slice(1)
 		}));
@@ -94,7 +110,7 @@ function rawPassages(file: ImportFile): { raw: unknown[]; errors: RecordError[] 
 	if (data && typeof data === 'object') {
 		// In the id → text form each key is a record: a repeated one is a duplicate paragraph id.
 		const ids = Object.keys(data);
-		const errors = duplicateKeyErrors(file.text, undefined, (path) => ({
+		const errors = duplicateKeyErrors(text, undefined, (path) => ({
 			index: ids.indexOf(path[0] as string),
 			path: path.length === 1 ? ['paragraph_id'] : path.slice(1)
 		}));
@@ -115,10 +131,10 @@ function rawPassages(file: ImportFile): { raw: unknown[]; errors: RecordError[] 
  */
 export async function importPassages(
 	db: Db,
-	file: ImportFile,
+	file: QaImportFile,
 	options: { actor: ImportActor }
 ): Promise<ImportCounts> {
-	const { raw, errors } = rawPassages(file);
+	const { raw, errors } = await rawPassages(file);
 	const repeats: RecordError[] = [];
 	const byId = new Map<string, PassageInput & { hash: string; index: number }>();
 	raw.forEach((value, index) => {

@@ -74,7 +74,7 @@ export function qaFileForm(fileName: string): JsonForm {
 }
 
 function fileProblem(fileName: string, e: JsonFormError): RecordError {
-	return e.notArray
+	return e.notArray || e.limit
 		? { file: fileName, index: -1, field: '(file)', reason: e.message }
 		: { index: -1, field: '(file)', reason: `${fileName} is not valid JSON: ${e.message}` };
 }

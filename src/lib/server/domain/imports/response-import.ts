@@ -12,6 +12,7 @@ import {
 	importRejected,
 	importWarning,
 	parseJsonFile,
+	readWholeFile,
 	warningCount,
 	type ImportCounts,
 	type ImportWarning
@@ -20,7 +21,8 @@ import { refreshPlannerStatistics } from './statistics';
 import { TEXT_LIMITS, unstorableStrings } from '../../../schemas/text';
 import { chunk } from '../../db/chunk';
 import { contentHash, itemKey } from '../items/fields';
-import type { ImportActor, ImportFile } from './qa-import';
+import type { ImportActor, ImportFile, QaImportFile } from './qa-import';
+import { JsonFormError, parseJsonText } from './json-records';
 import { cleanResponse } from '$scoring';
 
 /**
@@ -229,17 +231,22 @@ function fromJsonl(
 ): FileRead {
 	const read: FileRead = { file: file.fileName, pending: [], carries: [] };
 	let carries: MatchBy[] | null = null;
-	file.text.split(/\r?\n/).forEach((line, index) => {
+	let offset = 0;
+	file.text.split('\n').forEach((rawLine, index) => {
+		const at = { line: index, char: offset };
+		offset += rawLine.length + 1;
+		const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
 		if (!line.trim()) return;
 		let value: unknown;
 		try {
-			value = JSON.parse(line);
+			value = parseJsonText(line, at);
 		} catch (e) {
+			if (!(e instanceof JsonFormError)) throw e;
 			errors.push({
 				file: file.fileName,
 				index,
 				field: '(line)',
-				reason: `is not valid JSON: ${(e as Error).message}`
+				reason: e.limit ? e.message : `is not valid JSON: ${e.message}`
 			});
 			return;
 		}
@@ -425,7 +432,7 @@ async function resolve(
  */
 export async function importResponses(
 	db: Db,
-	files: ImportFile[],
+	files: QaImportFile[],
 	options: {
 		actor: ImportActor;
 		model?: string;
@@ -444,7 +451,8 @@ export async function importResponses(
 	}
 	const wanted = options.matchBy ?? 'auto';
 	const reads: FileRead[] = [];
-	for (const file of files) {
+	for (const given of files) {
+		const file: ImportFile = { fileName: given.fileName, text: await readWholeFile(given) };
 		const jsonl = /\.jsonl$/i.test(file.fileName) || looksLikeJsonl(file.text);
 		const read = jsonl
 			? fromJsonl(file, defaultModel, errors)
@@ -470,6 +478,8 @@ export async function importResponses(
 	for (const p of pending) {
 		for (const b of unstorableStrings(p.raw, 'response'))
 			errors.push({ file: p.file, index: p.index, ...b });
+		const shape = shapeProblem(p.raw);
+		if (shape) errors.push({ file: p.file, index: p.index, field: 'response', reason: shape });
 		const length = typeof p.raw === 'string' ? p.raw.length : JSON.stringify(p.raw ?? null).length;
 		if (length > TEXT_LIMITS.long)
 			errors.push({
@@ -677,10 +687,24 @@ export async function importResponses(
 	return counts;
 }
 
+/**
+ * Why an output is not one ClinIQLink reads as written, or null. An output is a string, an
+ * object, or a chat or pipeline output: an array of objects (`[{"generated_text": "…"}]`). The
+ * scorer would join an array of plain values with spaces, so `["x"]` would silently become "x"
+ * and a list answer `["a", "b"]` the text "a b", which no longer reads as two options.
+ */
+function shapeProblem(raw: unknown): string | null {
+	if (!Array.isArray(raw)) return null;
+	const plain = raw.find((v) => v === null || typeof v !== 'object' || Array.isArray(v));
+	if (plain === undefined) return null;
+	const shown = JSON.stringify(raw);
+	return `is an array holding ${Array.isArray(plain) ? 'an array' : plain === null ? 'null' : `a ${typeof plain}`} (${shown.length > 60 ? `${shown.slice(0, 57)}…` : shown}); an output is a string, an object, or a chat output (an array of objects such as [{"generated_text": "…"}]), so give the output as the text itself`;
+}
+
 function looksLikeJsonl(text: string): boolean {
 	const first = text.trimStart().split(/\r?\n/, 1)[0] ?? '';
 	try {
-		const v = JSON.parse(first);
+		const v = parseJsonText(first);
 		return (
 			!!v &&
 			typeof v === 'object' &&

@@ -3,11 +3,7 @@ import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import type { ImportCounts } from '$lib/server/domain/imports/import-errors';
 import { importPassages } from '$lib/server/domain/imports/passage-import';
-import {
-	importQaFiles,
-	type ImportFile,
-	type StreamedFile
-} from '$lib/server/domain/imports/qa-import';
+import { importQaFiles, type StreamedFile } from '$lib/server/domain/imports/qa-import';
 import {
 	MATCH_BY,
 	MATCH_BY_LABELS,
@@ -44,11 +40,7 @@ const responsesForm = z.object({
 		.default('reject')
 });
 
-async function read(files: File[]): Promise<ImportFile[]> {
-	return Promise.all(files.map(async (f) => ({ fileName: f.name, text: await f.text() })));
-}
-
-/** An uploaded file's bytes as the import reads them, never decoded to one string. */
+/** An uploaded file's bytes as the import reads them (it checks they are UTF-8). */
 async function* bytesOf(file: File): AsyncGenerator<Uint8Array> {
 	const reader = file.stream().getReader();
 	try {
@@ -90,7 +82,7 @@ export const actions: Actions = {
 			extra: { kind: 'passages', ok: false as const }
 		});
 		if (!input.ok) return input.failure;
-		const [file] = await read(input.data.file);
+		const [file] = streamed(input.data.file);
 		return run('passages', () =>
 			importPassages(getDb(), file, { actor: { userId: user.id, label: user.email } })
 		);
@@ -101,7 +93,7 @@ export const actions: Actions = {
 			extra: { kind: 'responses', ok: false as const }
 		});
 		if (!input.ok) return input.failure;
-		const files = await read(input.data.files);
+		const files = streamed(input.data.files);
 		const { model, match_by: matchBy, unmatched } = input.data;
 		return run('responses', () =>
 			importResponses(getDb(), files, {
