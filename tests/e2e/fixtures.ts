@@ -12,11 +12,13 @@ export { expect } from '@playwright/test';
 let current: { file: string; portal: Portal } | null = null;
 
 export const test = base.extend<
-	{ portal: Portal; prepareDatabase: PrepareDatabase | null },
+	{ portal: Portal; prepareDatabase: PrepareDatabase | null; portalEnv: Record<string, string> },
 	{ portalCleanup: void }
 >({
 	// A spec file's extra state (`test.use({ prepareDatabase })`), written before its portal starts.
 	prepareDatabase: [null, { option: true }],
+	// A spec file's extra server environment (`test.use({ portalEnv })`), e.g. ADDRESS_HEADER.
+	portalEnv: [{}, { option: true }],
 	portalCleanup: [
 		// Playwright reads a fixture's dependencies from its destructuring: none here.
 		// eslint-disable-next-line no-empty-pattern
@@ -27,13 +29,13 @@ export const test = base.extend<
 		},
 		{ scope: 'worker', auto: true }
 	],
-	portal: async ({ prepareDatabase }, use, testInfo) => {
+	portal: async ({ prepareDatabase, portalEnv }, use, testInfo) => {
 		if (current?.file !== testInfo.file) {
 			await current?.portal.stop();
 			current = null;
 			current = {
 				file: testInfo.file,
-				portal: await startPortal(readTemplate(), prepareDatabase)
+				portal: await startPortal(readTemplate(), prepareDatabase, portalEnv)
 			};
 		}
 		await use(current.portal);

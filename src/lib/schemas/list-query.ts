@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 
 /**
  * The URL query of a server-paged table: `page` (from 1), `size` (rows per page), `sort` (one of

@@ -54,10 +54,14 @@ export interface PrepareDatabase {
 	prepare(db: Db): Promise<void>;
 }
 
-/** Copies the template into a new database, prepares it, and starts the production server on it. */
+/**
+ * Copies the template into a new database, prepares it, and starts the production server on it
+ * (with `env` added to its environment).
+ */
 export async function startPortal(
 	template: E2eTemplate,
-	prepare: PrepareDatabase | null = null
+	prepare: PrepareDatabase | null = null,
+	env: Record<string, string> = {}
 ): Promise<Portal> {
 	let databaseUrl: string;
 	let scratch: ScratchDatabase | null = null;
@@ -87,7 +91,7 @@ export async function startPortal(
 	};
 	let server: PortalServer;
 	try {
-		server = await startServer(databaseUrl);
+		server = await startServer(databaseUrl, env);
 	} catch (e) {
 		await cleanUp();
 		throw e;

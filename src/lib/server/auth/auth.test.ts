@@ -99,28 +99,33 @@ describeEachDb('accounts and sessions', (h) => {
 		).toBe(true);
 	});
 
-	it('locks an account guessed at from many addresses', async () => {
+	it('slows down the addresses guessing at an account from many places', async () => {
 		for (let i = 0; i < ACCOUNT_FAILURES; i++)
 			await authenticate(h.db, 'ana@example.org', 'nope', `10.1.${i}.1`);
 		expect(
-			await authenticate(h.db, 'ana@example.org', 'correct horse battery', '10.2.0.1')
+			await authenticate(h.db, 'ana@example.org', 'correct horse battery', '10.1.0.1')
 		).toMatchObject({ reason: 'locked' });
 		const rows = await h.db.select().from(signInThrottle);
-		expect(rows.find((r) => r.key === 'account:ana@example.org')?.failures).toBe(
-			ACCOUNT_FAILURES + 1
-		);
+		expect(rows.find((r) => r.key === 'account:ana@example.org')?.failures).toBe(ACCOUNT_FAILURES);
 	});
 
-	it('locks a key once it is over its allowance, without counting while locked', async () => {
-		const keys = [{ key: 'address:10.9.9.9', allowance: 3 }];
+	it('locks a key at its allowance, without counting while locked, then doubles the lock', async () => {
+		const claim = (seconds: number) =>
+			claimAttempt(h.db, 'ana@example.org', '10.9.9.9', new Date(now.getTime() + seconds * 1000));
 		const now = new Date('2026-01-01T00:00:00Z');
-		for (let i = 0; i < 3; i++) expect(await claimAttempt(h.db, keys, now)).toBe(0);
-		expect(await claimAttempt(h.db, keys, now)).toBe(30_000);
-		expect(await claimAttempt(h.db, keys, new Date(now.getTime() + 10_000))).toBe(20_000);
-		const [row] = await h.db.select().from(signInThrottle);
-		expect(row.failures).toBe(4);
-		// After the lock the next attempt over the allowance locks twice as long.
-		expect(await claimAttempt(h.db, keys, new Date(now.getTime() + 31_000))).toBe(60_000);
+		for (let i = 0; i < FREE_FAILURES; i++) expect(await claim(0)).toBe(0);
+		expect(await claim(0)).toBe(30_000);
+		expect(await claim(10)).toBe(20_000);
+		const own = () =>
+			h.db
+				.select()
+				.from(signInThrottle)
+				.where(eq(signInThrottle.key, 'account-address:ana@example.org|10.9.9.9'));
+		expect((await own())[0].failures).toBe(FREE_FAILURES);
+		// After the lock one more attempt is checked; failing, it locks twice as long.
+		expect(await claim(31)).toBe(0);
+		expect(await claim(32)).toBe(59_000);
+		expect((await own())[0].failures).toBe(FREE_FAILURES + 1);
 	});
 
 	it('stores only a hash of the session secret and validates the token', async () => {

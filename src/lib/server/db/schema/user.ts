@@ -82,5 +82,8 @@ export const signInThrottle = pgTable('sign_in_throttle', {
 	key: text().primaryKey(),
 	failures: integer().notNull().default(0),
 	lastFailureAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-	lockedUntil: timestamp({ withTimezone: true })
+	lockedUntil: timestamp({ withTimezone: true }),
+	/** Account-and-address keys only: the last correct password from this address. */
+	lastSuccessAt: timestamp({ withTimezone: true })
 });
+export type SignInThrottle = typeof signInThrottle.$inferSelect;

@@ -7,7 +7,7 @@ import {
 	verifyDummy,
 	verifyPassword
 } from '../../auth/password';
-import { attemptSucceeded, claimAttempt, throttleKeys } from '../../auth/throttle';
+import { attemptSucceeded, claimAttempt } from '../../auth/throttle';
 import type { Db, Tx } from '../../db/client';
 import { invitation, user, type User } from '../../db/schema';
 import { ROLES, type Role } from '../../../constants';
@@ -85,18 +85,18 @@ export type SignInResult =
 
 /**
  * Checks an email and password. The attempt is counted first (per account and address, per
- * account, per address: see auth/throttle.ts), so a locked key is refused before the password is
- * looked at, however many attempts arrive at once.
+ * account, per address and per accounts an address failed on: see auth/throttle.ts), so a locked
+ * key is refused before the password is looked at, however many attempts arrive at once.
  */
 export async function authenticate(
 	db: Db,
 	emailInput: string,
 	password: string,
-	clientAddress: string
+	clientAddress: string,
+	now = new Date()
 ): Promise<SignInResult> {
 	const email = emailInput.trim().toLowerCase();
-	const keys = throttleKeys(email, clientAddress);
-	const retryAfterMs = await claimAttempt(db, keys);
+	const retryAfterMs = await claimAttempt(db, email, clientAddress, now);
 	if (retryAfterMs > 0) return { ok: false, reason: 'locked', retryAfterMs };
 
 	const [found] = await db.select().from(user).where(eq(user.email, email));
@@ -106,7 +106,7 @@ export async function authenticate(
 	if (!valid || !found) return { ok: false, reason: 'invalid' };
 	// Only the right password learns that the account is deactivated (it counts as a failure).
 	if (found.disabledAt) return { ok: false, reason: 'disabled' };
-	await attemptSucceeded(db, keys);
+	await attemptSucceeded(db, email, clientAddress, now);
 	return { ok: true, user: found };
 }
 
