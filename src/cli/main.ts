@@ -4,7 +4,7 @@ import {
 	IMPORT_WARNING_LABELS,
 	QA_TYPES
 } from '../lib/constants';
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { userInfo } from 'node:os';
@@ -13,10 +13,12 @@ import { z } from 'zod';
 
 import {
 	migrateDatabase,
+	migrationsFolder,
 	openDatabase,
 	underMigrationLock,
 	type DatabaseHandle
 } from '$lib/server/db/client';
+import { saveTemplate, templatePath } from '$lib/server/db/pglite-template';
 import { ensureDemoData } from '$lib/server/demo/seed';
 import { countItemsByType } from '$lib/server/domain/items/items';
 import { importPassages } from '$lib/server/domain/imports/passage-import';
@@ -44,6 +46,7 @@ Usage:
   cliniq items count [--type T]
   cliniq score run|cases …                           ClinIQLink Task-1 automatic metrics (see scoring/README.md)
   cliniq db migrate | cliniq db seed                 apply migrations | add demo data to an empty database
+  cliniq db template                                 write the migrated template new PGlite folders copy
   cliniq bench [import|scoring|review|ranking|stats|http] [--rate N …]  run the benchmarks (all by default)
   cliniq stats ratings|rankings|correlate|pairwise FILE …   agreement and ranking statistics
                                                      on CSV files, as JSON (cliniq stats --help)
@@ -231,7 +234,34 @@ async function dbCommand(args: string[], io: Io) {
 			const seeded = await ensureDemoData(db, { print: io.stdout });
 			if (!seeded) io.stdout('The database already has accounts; demo data was not added.');
 		});
-	} else throw usage('Use: cliniq db migrate|seed');
+	} else if (sub === 'template') {
+		const { path, written } = await writeTemplate();
+		io.stdout(
+			written
+				? `Wrote the migrated embedded-database template: ${path}`
+				: `The embedded-database template is up to date: ${path}`
+		);
+	} else throw usage('Use: cliniq db migrate|seed|template');
+}
+
+/**
+ * Writes the migrated, empty PGlite template for this checkout's migrations (pglite-template.ts),
+ * unless it exists: an in-memory database, migrated, dumped.
+ */
+async function writeTemplate(): Promise<{ path: string; written: boolean }> {
+	const path = templatePath(migrationsFolder());
+	if (existsSync(path)) return { path, written: false };
+	const handle = await openDatabase('pglite:memory');
+	try {
+		await migrateDatabase(handle);
+		const client = (handle.db as unknown as { $client: import('@electric-sql/pglite').PGlite })
+			.$client;
+		const dump = await client.dumpDataDir('none');
+		saveTemplate(path, new Uint8Array(await dump.arrayBuffer()));
+		return { path, written: true };
+	} finally {
+		await handle.close();
+	}
 }
 
 /** Runs the CLI; returns the process exit code. */

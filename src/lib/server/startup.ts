@@ -31,7 +31,9 @@ export function startApp(print: (line: string) => void = console.log): Promise<D
 /** What opening the database did, for the log: creating an embedded one takes initdb's time. */
 function describeDatabase(handle: DatabaseHandle): string {
 	if (handle.kind === 'postgres') return `connected to PostgreSQL at ${handle.location}`;
-	return `${handle.created ? 'created' : 'opened'} embedded PostgreSQL ${handle.location === 'in memory' ? 'in memory' : `in ${handle.location}`}`;
+	const where = handle.location === 'in memory' ? 'in memory' : `in ${handle.location}`;
+	if (handle.fromTemplate) return `created embedded PostgreSQL ${where} from the migrated template`;
+	return `${handle.created ? 'created' : 'opened'} embedded PostgreSQL ${where}`;
 }
 
 /**

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
+import { readTemplate } from './pglite-template';
 
 export type Schema = typeof schema;
 /** One query API over both drivers (postgres.js and PGlite). */
@@ -18,8 +19,10 @@ export interface DatabaseHandle {
 	location: string;
 	/** PostgreSQL only: the connection URL, with credentials (never print it). */
 	url?: string;
-	/** Embedded only: opening it created the database (initdb ran). */
+	/** Embedded only: opening it created the database (initdb ran, or the template was copied). */
 	created?: boolean;
+	/** Embedded only: a new database copied from the migrated install-time template. */
+	fromTemplate?: boolean;
 	close(): Promise<void>;
 }
 
@@ -85,7 +88,7 @@ export async function openDatabase(
 		};
 	}
 	const { drizzle } = await import('drizzle-orm/pglite');
-	const { client, release, created } = await startEmbedded(
+	const { client, release, created, fromTemplate } = await startEmbedded(
 		target === 'memory' ? target : resolve(target)
 	);
 	const db = drizzle(client, { schema, casing: 'snake_case' }) as unknown as Db;
@@ -94,6 +97,7 @@ export async function openDatabase(
 		kind,
 		location: target === 'memory' ? 'in memory' : resolve(target),
 		created,
+		fromTemplate,
 		close: async () => {
 			await client.close();
 			release();
@@ -105,6 +109,7 @@ type Embedded = {
 	client: import('@electric-sql/pglite').PGlite;
 	release: () => void;
 	created: boolean;
+	fromTemplate?: boolean;
 };
 
 async function startEmbedded(target: string): Promise<Embedded> {
@@ -118,9 +123,16 @@ async function startEmbedded(target: string): Promise<Embedded> {
 	const created = !existsSync(join(target, 'PG_VERSION'));
 	mkdirSync(target, { recursive: true });
 	const release = lockFolder(target);
-	const client = new PGlite({ dataDir: target, extensions });
+	// A new folder starts as a copy of the migrated template `npm install` wrote, when it matches
+	// this checkout's migrations (pglite-template.ts); otherwise initdb runs here.
+	const template = created ? readTemplate(migrationsFolder()) : null;
+	const client = new PGlite({
+		dataDir: target,
+		extensions,
+		...(template ? { loadDataDir: new Blob([template]) } : {})
+	});
 	await client.waitReady;
-	return { client, release, created };
+	return { client, release, created, fromTemplate: template !== null };
 }
 
 /**
