@@ -228,7 +228,9 @@ async function itemsCommand(args: string[], io: Io) {
 async function dbCommand(args: string[], io: Io) {
 	const [sub] = args;
 	if (sub === 'migrate') {
-		await withDb(async (h) => io.stdout(`Migrations and database functions applied (${h.kind}: ${h.location}).`));
+		await withDb(async (h) =>
+			io.stdout(`Migrations and database functions applied (${h.kind}: ${h.location}).`)
+		);
 	} else if (sub === 'seed') {
 		await withDb(async ({ db }) => {
 			const seeded = await ensureDemoData(db, { print: io.stdout });
