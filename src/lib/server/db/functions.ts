@@ -14,7 +14,6 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import type { Sql, TransactionSql } from 'postgres';
-import type { DatabaseHandle } from './client';
 
 /** The functions folder: DB_FUNCTIONS_DIR, else src/lib/server/db/functions of the working directory. */
 export function functionsFolder(): string {
@@ -55,6 +54,12 @@ const SELECT_APPLIED = `SELECT file, checksum FROM ${TABLE}`;
 const RECORD = `INSERT INTO ${TABLE} (file, checksum) VALUES ($1, $2)
 ON CONFLICT (file) DO UPDATE SET checksum = excluded.checksum, applied_at = now()`;
 
+/** What this module needs of a `DatabaseHandle` (client.ts, which calls it: no import cycle). */
+interface Handle {
+	kind: 'postgres' | 'pglite';
+	db: object;
+}
+
 /** The statements a transaction needs: a whole file (several statements) and parameterised ones. */
 interface Runner {
 	script(text: string): Promise<void>;
@@ -65,10 +70,7 @@ interface Runner {
  * Runs `work` in a transaction on the handle's own client: a file holds several statements,
  * which drizzle's `execute` cannot send on PGlite (one statement per prepared query).
  */
-async function inTransaction<T>(
-	handle: DatabaseHandle,
-	work: (run: Runner) => Promise<T>
-): Promise<T> {
+async function inTransaction<T>(handle: Handle, work: (run: Runner) => Promise<T>): Promise<T> {
 	const client = (handle.db as unknown as { $client: unknown }).$client;
 	if (handle.kind === 'postgres') {
 		const result = await (client as Sql).begin((tx: TransactionSql) =>
@@ -96,7 +98,7 @@ async function inTransaction<T>(
  * Runs after the schema migrations, inside the migration lock (`migrateDatabase`).
  */
 export async function applyDatabaseFunctions(
-	handle: DatabaseHandle,
+	handle: Handle,
 	folder = functionsFolder()
 ): Promise<string[]> {
 	const files = readFunctionsFiles(folder);
