@@ -20,6 +20,8 @@ COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/build ./build
 COPY --from=build --chown=node:node /app/drizzle ./drizzle
 COPY --from=build --chown=node:node /app/scoring ./scoring
+# The sources: the CLI runs them, and the server applies the database functions in
+# src/lib/server/db/functions after the migrations, as it finds drizzle/ (relative to /app).
 COPY --from=build --chown=node:node /app/src ./src
 COPY --from=build --chown=node:node /app/bin ./bin
 RUN mkdir -p /app/data && chown node:node /app/data

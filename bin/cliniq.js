@@ -7,6 +7,7 @@ import { register } from 'tsx/esm/api';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 process.env.MIGRATIONS_DIR ??= resolve(root, 'drizzle');
+process.env.DB_FUNCTIONS_DIR ??= resolve(root, 'src/lib/server/db/functions');
 // Resolve the project's path aliases ($lib, $scoring) wherever the command is run from.
 register({ tsconfig: resolve(root, 'tsconfig.json') });
 const { main } = await import('../src/cli/main.ts');

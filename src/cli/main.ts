@@ -228,7 +228,9 @@ async function itemsCommand(args: string[], io: Io) {
 async function dbCommand(args: string[], io: Io) {
 	const [sub] = args;
 	if (sub === 'migrate') {
-		await withDb(async (h) => io.stdout(`Migrations applied (${h.kind}: ${h.location}).`));
+		await withDb(async (h) =>
+			io.stdout(`Migrations and database functions applied (${h.kind}: ${h.location}).`)
+		);
 	} else if (sub === 'seed') {
 		await withDb(async ({ db }) => {
 			const seeded = await ensureDemoData(db, { print: io.stdout });
@@ -245,8 +247,8 @@ async function dbCommand(args: string[], io: Io) {
 }
 
 /**
- * Writes the migrated, empty PGlite template for this checkout's migrations (pglite-template.ts),
- * unless it exists: an in-memory database, migrated, dumped.
+ * Writes the migrated, empty PGlite template for this checkout's migrations and database
+ * functions (pglite-template.ts), unless it exists: an in-memory database, migrated, dumped.
  */
 async function writeTemplate(): Promise<{ path: string; written: boolean }> {
 	const path = templatePath(migrationsFolder());

@@ -76,7 +76,8 @@ export async function seedVerification(db: Db, reviewerIds: string[]) {
 		insert into review (task_id, item_id, item_version_id, round, reviewer_id, revision, supersedes_id, verdict, relevance, time_on_task_ms, idempotency_key)
 		select task_id, item_id, item_version_id, round, reviewer_id, 2, id, verdict, relevance, time_on_task_ms, idempotency_key || '-2'
 		from review where id % 50 = 0`);
-	// Reviews written directly: the reviewers' tallies recomputed from them.
+	// Reviews written directly: the reviewers' tallies recomputed from them
+	// (reviewer_tally_refresh: src/lib/server/db/functions/review.sql).
 	await db.execute(sql`select reviewer_tally_refresh(id) from dataset`);
 	// Held: 0.5 % by an open dispute, 0.5 % by an unresolved note; 1 % of notes resolved.
 	await db.execute(sql`

@@ -163,7 +163,8 @@ export async function runReviewBench(io: {
 		// Before and after the portal, so neither gets the fresher queue or the quieter minute.
 		const before = await runBaseline();
 		io.stdout(describe('raw-driver baseline (before)', before));
-		// The baseline wrote its reviews directly: count them in the reviewers' tallies.
+		// The baseline wrote its reviews directly: count them in the reviewers' tallies
+		// (reviewer_tally_refresh: src/lib/server/db/functions/review.sql).
 		await db.execute(sql`select reviewer_tally_refresh(${datasetId})`);
 
 		// The portal: each reviewer claims an item, then submits and gets the next, as on the page.

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
+import { applyDatabaseFunctions, functionsFolder } from './functions';
 import { readTemplate } from './pglite-template';
 
 export type Schema = typeof schema;
@@ -124,8 +125,8 @@ async function startEmbedded(target: string): Promise<Embedded> {
 	mkdirSync(target, { recursive: true });
 	const release = lockFolder(target);
 	// A new folder starts as a copy of the migrated template `npm install` wrote, when it matches
-	// this checkout's migrations (pglite-template.ts); otherwise initdb runs here.
-	const template = created ? readTemplate(migrationsFolder()) : null;
+	// this checkout's migrations and functions (pglite-template.ts); otherwise initdb runs here.
+	const template = created ? readTemplate(migrationsFolder(), functionsFolder()) : null;
 	const client = new PGlite({
 		dataDir: target,
 		extensions,
@@ -157,10 +158,15 @@ async function appliedMigrations(handle: DatabaseHandle): Promise<number> {
 	return Number(row.n);
 }
 
-/** Applies the generated SQL migrations in `drizzle/`; returns how many it applied. */
+/**
+ * Applies the generated SQL migrations in `drizzle/`, then the database functions files whose text
+ * changed (functions.ts); returns how many migrations it applied. `functions` null applies the
+ * migrations only.
+ */
 export async function migrateDatabase(
 	handle: DatabaseHandle,
-	folder = migrationsFolder()
+	folder = migrationsFolder(),
+	functions: string | null = functionsFolder()
 ): Promise<number> {
 	const before = await appliedMigrations(handle);
 	if (handle.kind === 'postgres') {
@@ -172,6 +178,7 @@ export async function migrateDatabase(
 		// eslint-disable-next-line @typescript-eslint/no-explicit-any
 		await migrate(handle.db as any, { migrationsFolder: folder });
 	}
+	if (functions !== null) await applyDatabaseFunctions(handle, functions);
 	return (await appliedMigrations(handle)) - before;
 }
 

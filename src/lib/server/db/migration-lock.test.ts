@@ -8,12 +8,13 @@ import {
 	rowsOf,
 	underMigrationLock
 } from './client';
+import { readFunctionsFiles } from './functions';
 import { createScratchDatabase } from './scratch';
 import { hasPostgres } from './testing';
 import { sql } from 'drizzle-orm';
 
 describe.skipIf(!hasPostgres())('migrations when instances start together (PostgreSQL)', () => {
-	it('applies each migration once while four processes migrate an empty database at once', async () => {
+	it('applies each migration and functions file once while four processes migrate an empty database at once', async () => {
 		const server = inject('postgresTemplateUrl')!;
 		const empty = await createScratchDatabase(server, { prefix: 'cliniq_t' });
 		const handles = await Promise.all(
@@ -30,6 +31,12 @@ describe.skipIf(!hasPostgres())('migrations when instances start together (Postg
 				)
 			);
 			expect(applied[0].n).toBe(journal.entries.length);
+			const functions = rowsOf<{ n: number }>(
+				await handles[0].db.execute(
+					sql`select count(*)::int as n from drizzle.__database_functions`
+				)
+			);
+			expect(functions[0].n).toBe(readFunctionsFiles().length);
 		} finally {
 			for (const h of handles) await h.close();
 			await empty.drop();

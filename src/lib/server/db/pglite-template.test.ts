@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { migrateDatabase, migrationsFolder, openDatabase, rowsOf } from './client';
+import { functionsFolder } from './functions';
 import { saveTemplate, templateKey, templatePath } from './pglite-template';
 
 describe('the migrated template new embedded databases copy', () => {
@@ -40,6 +41,15 @@ describe('the migrated template new embedded databases copy', () => {
 			'\n-- changed\n'
 		);
 		expect(templateKey(copy)).not.toBe(key);
+	});
+
+	it('keys the template by every database functions file too', () => {
+		const copy = join(dir, 'functions');
+		cpSync(functionsFolder(), copy, { recursive: true });
+		const key = templateKey(migrationsFolder(), copy);
+		expect(key).toBe(templateKey(migrationsFolder()));
+		appendFileSync(join(copy, 'review.sql'), '\n-- changed\n');
+		expect(templateKey(migrationsFolder(), copy)).not.toBe(key);
 	});
 
 	it('creates a new folder from the template, migrated, and reopens it as a database of its own', async () => {

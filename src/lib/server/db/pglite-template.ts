@@ -1,8 +1,9 @@
 // A migrated, empty embedded database kept as a tarball, so that a new PGlite folder is a copy
 // (~1–2 s) instead of an initdb in WebAssembly plus every migration (~6–7 s on 2 cores). `npm
 // install` writes it (`cliniq db template`, run by the `prepare` script); a portal creating a new
-// folder uses it only when its key matches this checkout's migrations and PGlite version, and
-// otherwise creates the folder the slow way. It is a cache: deleting it loses nothing.
+// folder uses it only when its key matches this checkout's migrations, database functions and
+// PGlite version, and otherwise creates the folder the slow way. It is a cache: deleting it loses
+// nothing.
 import { createHash } from 'node:crypto';
 import {
 	existsSync,
@@ -14,6 +15,7 @@ import {
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { functionsFolder } from './functions';
 
 /** Where the template lives: npm's conventional cache folder, beside the packages it depends on. */
 export function templateFolder(): string {
@@ -34,26 +36,39 @@ function pgliteVersion(): string {
 	}
 }
 
-/** SHA-256 of the PGlite version and every migration file: a changed migration makes a new key. */
-export function templateKey(folder: string): string {
-	const hash = createHash('sha256').update(`pglite ${pgliteVersion()}\n`);
-	const files = readdirSync(folder)
+/** The `.sql` files of a folder, in name order. */
+function sqlFiles(folder: string): string[] {
+	return readdirSync(folder)
 		.filter((f) => f.endsWith('.sql'))
 		.sort();
-	for (const f of files) hash.update(`${f}\n`).update(readFileSync(join(folder, f)));
-	hash.update(readFileSync(join(folder, 'meta', '_journal.json')));
+}
+
+/**
+ * SHA-256 of the PGlite version, every migration file and every database functions file: a
+ * changed migration or function makes a new key.
+ */
+export function templateKey(migrations: string, functions = functionsFolder()): string {
+	const hash = createHash('sha256').update(`pglite ${pgliteVersion()}\n`);
+	for (const f of sqlFiles(migrations))
+		hash.update(`${f}\n`).update(readFileSync(join(migrations, f)));
+	hash.update(readFileSync(join(migrations, 'meta', '_journal.json')));
+	for (const f of sqlFiles(functions))
+		hash.update(`functions/${f}\n`).update(readFileSync(join(functions, f)));
 	return hash.digest('hex').slice(0, 16);
 }
 
-/** The template file for this checkout's migrations. */
-export function templatePath(migrations: string): string {
-	return join(templateFolder(), `pglite-${templateKey(migrations)}.tar`);
+/** The template file for this checkout's migrations and functions. */
+export function templatePath(migrations: string, functions = functionsFolder()): string {
+	return join(templateFolder(), `pglite-${templateKey(migrations, functions)}.tar`);
 }
 
-/** The current template's bytes, or null when there is none for this checkout's migrations. */
-export function readTemplate(migrations: string): Uint8Array<ArrayBuffer> | null {
+/** The current template's bytes, or null when there is none for this checkout's schema. */
+export function readTemplate(
+	migrations: string,
+	functions = functionsFolder()
+): Uint8Array<ArrayBuffer> | null {
 	try {
-		const path = templatePath(migrations);
+		const path = templatePath(migrations, functions);
 		return existsSync(path) ? new Uint8Array(readFileSync(path)) : null;
 	} catch {
 		return null;

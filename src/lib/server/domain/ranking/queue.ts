@@ -114,6 +114,7 @@ export async function expireLeases(
 	studyId: number,
 	now = new Date()
 ): Promise<number> {
+	// ranking_sweep: src/lib/server/db/functions/ranking.sql
 	return selectValue<number>(
 		db,
 		'ranking_sweep',
@@ -123,11 +124,11 @@ export async function expireLeases(
 
 /**
  * Hands the physician the next question of an open study through a lease, in one statement
- * (`ranking_claim`, drizzle/*_ranking_functions.sql): expired leases go back to the queue, then the
- * physician gets their live lease if they hold one (a reload keeps it), else the first question
- * in their own seeded order (`study_physician`, `study_physician_question`) that they have never
- * had and that has a free slot, claimed with `FOR UPDATE SKIP LOCKED` so concurrent physicians
- * never exceed k per question. The assignment records its position in the physician's sequence;
+ * (`ranking_claim`): expired leases go back to the queue, then the physician gets their live
+ * lease if they hold one (a reload keeps it), else the first question in their own seeded order
+ * (`study_physician`, `study_physician_question`) that they have never had and that has a free
+ * slot, claimed with `FOR UPDATE SKIP LOCKED` so concurrent physicians never exceed k per
+ * question. The assignment records its position in the physician's sequence;
  * the candidates are shown in `seededShuffle` order of a fresh seed stored on the assignment.
  * With `view`, the result carries the assignment's blinded view.
  */
@@ -138,6 +139,7 @@ export async function claimNext(
 	now = new Date(),
 	options: { view?: boolean } = {}
 ): Promise<ClaimResult> {
+	// ranking_claim: src/lib/server/db/functions/ranking.sql
 	const raw = await selectValue<RawClaim>(
 		db,
 		'ranking_claim',
@@ -157,6 +159,7 @@ export async function getAssignmentView(
 	publicId: string,
 	physicianId: string
 ): Promise<AssignmentView | null> {
+	// ranking_assignment_view: src/lib/server/db/functions/ranking.sql
 	const raw = await selectValue<RawView | null>(
 		db,
 		'ranking_assignment_view',

@@ -234,6 +234,7 @@ async function store(
 	// assignment is still open to it, and returns the facts of a refusal.
 	let basis: SubmissionFacts | ShownFacts | null = recallShown(data.assignmentId, physicianId);
 	if (!basis) {
+		// ranking_submission_facts: src/lib/server/db/functions/ranking.sql
 		const facts = await selectValue<SubmissionFacts | null>(
 			db,
 			'ranking_submission_facts',
@@ -254,6 +255,7 @@ async function store(
 	const timeOnTaskMs =
 		data.timeOnTaskMs ??
 		Math.min(MAX_TIME_ON_TASK_MS, now.getTime() - new Date(basis.shownAt).getTime());
+	// ranking_submit: src/lib/server/db/functions/ranking.sql
 	const result = await selectValue<StoredResult>(
 		db,
 		'ranking_submit',

@@ -114,13 +114,13 @@ export function leaseOf(row: LeaseRow | undefined): Lease | null {
 }
 
 /**
- * Leases the next item to a reviewer in one statement (`review_claim_next`, migration
- * 0011_review_functions, `FOR UPDATE SKIP LOCKED`): two reviewers never hold the same task.
+ * Leases the next item to a reviewer in one statement (`review_claim_next`, `FOR UPDATE SKIP
+ * LOCKED`): two reviewers never hold the same task.
  * Returns the reviewer's current lease if they hold one, an expired lease of someone else before
  * fresh work, secondary work before primary, fresh work in queue order, or null when nothing is
  * left. Fresh primary work comes from inside or outside the secondary sample so that the
- * reviewer's checked share stays at the dataset's share (read from their `reviewer_tally` row,
- * migration 0017_reviewer_tally_functions), falling back to whatever is left. A
+ * reviewer's checked share stays at the dataset's share (read from their `reviewer_tally` row),
+ * falling back to whatever is left. A
  * reviewer's own skips and the secondary round of items they reviewed themselves are never
  * offered to them. The lease is audited (`review_task.lease`).
  */
@@ -130,6 +130,7 @@ export async function claimNext(
 	now = new Date()
 ): Promise<Lease | null> {
 	const rows = rowsOf<LeaseRow>(
+		// review_claim_next: src/lib/server/db/functions/review.sql
 		await db.execute(
 			sql`select * from review_claim_next(${userId}, ${now.toISOString()}::timestamptz, ${randomId()})`
 		)

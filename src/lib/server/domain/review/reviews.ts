@@ -112,6 +112,7 @@ async function recordNotes(
 		!(input.disputeReason && input.disputeCategory)
 	)
 		return;
+	// review_record_notes: src/lib/server/db/functions/review.sql
 	await tx.execute(sql`select review_record_notes(${userId}, ${saved.id},
 		${input.feedbackCategory ?? null}::feedback_category, ${input.feedback ?? null},
 		${input.disputeCategory ?? null}::dispute_category, ${input.disputeReason ?? null})`);
@@ -198,33 +199,35 @@ function submitValues(userId: string, input: ReviewInput, now: Date) {
 
 // "Submit and next" with the next item's display columns joined on (see submitAndNext).
 function submitAndNextQuery(db: Db | Tx) {
-	return db
-		.select({
-			outcome: sql<SubmitOutcome>`n.outcome`,
-			review: sql<ReviewJson | null>`n.review`,
-			lease: {
-				task_id: sql<number | null>`n.task_id`,
-				item_id: sql<number | null>`n.item_id`,
-				round: sql<ReviewRound | null>`n.round`,
-				lease_token: sql<string | null>`n.lease_token`,
-				leased_at: sql<string | null>`n.leased_at`,
-				lease_expires_at: sql<string | null>`n.lease_expires_at`
-			},
-			...shownColumns
-		})
-		.from(sql`review_submit_and_next(${submitArgs()}, ${sql.placeholder('nextToken')}::text) n`)
-		.leftJoin(qaItem, sql`${qaItem.id} = n.item_id`)
-		.leftJoin(qaItemVersion, eq(qaItemVersion.id, qaItem.currentVersionId))
-		.leftJoin(passage, eq(passage.paragraphId, qaItem.paragraphId))
-		.prepare('review_submit_and_next');
+	return (
+		db
+			.select({
+				outcome: sql<SubmitOutcome>`n.outcome`,
+				review: sql<ReviewJson | null>`n.review`,
+				lease: {
+					task_id: sql<number | null>`n.task_id`,
+					item_id: sql<number | null>`n.item_id`,
+					round: sql<ReviewRound | null>`n.round`,
+					lease_token: sql<string | null>`n.lease_token`,
+					leased_at: sql<string | null>`n.leased_at`,
+					lease_expires_at: sql<string | null>`n.lease_expires_at`
+				},
+				...shownColumns
+			})
+			// review_submit_and_next: src/lib/server/db/functions/review.sql
+			.from(sql`review_submit_and_next(${submitArgs()}, ${sql.placeholder('nextToken')}::text) n`)
+			.leftJoin(qaItem, sql`${qaItem.id} = n.item_id`)
+			.leftJoin(qaItemVersion, eq(qaItemVersion.id, qaItem.currentVersionId))
+			.leftJoin(passage, eq(passage.paragraphId, qaItem.paragraphId))
+			.prepare('review_submit_and_next')
+	);
 }
 const preparedSubmitAndNext = new WeakMap<Db | Tx, ReturnType<typeof submitAndNextQuery>>();
 
 /**
- * Records a review of a leased task in one statement (`review_submit`, migration
- * 0011_review_functions): the review, the task marked done, the secondary task when the item is in
- * the secondary sample (never offered to this reviewer), the feedback note and dispute, the item's
- * outcome and the `review.submit` audit event. Idempotent: a retried submission with the same key
+ * Records a review of a leased task in one statement (`review_submit`): the review, the task
+ * marked done, the secondary task when the item is in the secondary sample (never offered to this
+ * reviewer), the feedback note and dispute, the item's outcome and the `review.submit` audit event. Idempotent: a retried submission with the same key
  * returns the review already saved. Only the lease holder may submit; a stale or second submission
  * is refused with a clear message and changes nothing.
  */
@@ -235,6 +238,7 @@ export async function submitReview(
 	now = new Date()
 ): Promise<{ review: Review; duplicate: boolean }> {
 	const [row] = rowsOf<{ outcome: SubmitOutcome; review: ReviewJson | null }>(
+		// review_submit: src/lib/server/db/functions/review.sql
 		await db.execute(
 			sql`select * from review_submit(${submitArgs(submitValues(userId, input, now))})`
 		)

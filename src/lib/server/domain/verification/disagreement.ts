@@ -27,17 +27,18 @@ export async function latestReviews(db: Db | Tx, itemId: number) {
 
 /**
  * Recomputes an item's workflow state, provenance and final judgement from its reviews and
- * adjudication (`item_resolve_outcome`, migration 0011_review_functions). The single place these
- * columns are written, so submissions, amendments, sampling and adjudication cannot disagree
- * about an item's state. The rules: an adjudication decides; without a primary review the item
- * awaits one; outside the secondary sample the primary review decides; in it, the item awaits the
- * secondary review, then adjudication when the two disagree (differing verdicts where the dataset
+ * adjudication (`item_resolve_outcome`). The single place these columns are written, so
+ * submissions, amendments, sampling and adjudication cannot disagree about an item's state. The
+ * rules: an adjudication decides; without a primary review the item awaits one; outside the
+ * secondary sample the primary review decides; in it, the item awaits the secondary review, then
+ * adjudication when the two disagree (differing verdicts where the dataset
  * counts them, or relevance at least the dataset's gap apart), else the agreeing reviews give the
  * more cautious verdict (correct < cannot tell < incorrect) and the lower relevance. `done` means
  * no step is left, whatever the verdict; whether the item is verified (correct) or held (open
  * dispute or feedback) is read with `itemOutcome` and `heldSql`. Withdrawn items stay withdrawn.
  */
 export async function resolveItemOutcome(tx: Db | Tx, itemId: number): Promise<Outcome | null> {
+	// item_resolve_outcome: src/lib/server/db/functions/verification.sql
 	const [row] = rowsOf<{
 		status: ItemStatus;
 		provenance: Provenance | null;

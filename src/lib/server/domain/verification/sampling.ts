@@ -211,6 +211,7 @@ const idArray = (ids: number[]) => sql`${`{${ids.join(',')}}`}::int[]`;
  */
 async function markSampled(tx: Tx, ids: number[], sampled: boolean) {
 	if (ids.length === 0) return;
+	// qa_item_mark_sampled: src/lib/server/db/functions/verification.sql
 	await tx.execute(sql`select qa_item_mark_sampled(${idArray(ids)}, ${sampled})`);
 }
 

@@ -1,0 +1,258 @@
+-- The reviewer's judgement path as database functions: one round trip per "submit and next".
+-- The lease, blinding, balancing, secondary-task, notes, outcome and audit rules live here once;
+-- src/lib/server/domain/review (queue.ts, reviews.ts) calls them.
+-- Applied after the schema migrations whenever this file changes (src/lib/server/db/functions.ts);
+-- change a function here, never in a numbered migration.
+
+-- A review row as the application reads it (camel-case keys), with whether it was made without the
+-- item's passage. Used by review_submit; reviews.ts reads its JSON.
+CREATE OR REPLACE FUNCTION review_json(r review) RETURNS jsonb
+LANGUAGE sql IMMUTABLE AS $$
+	SELECT jsonb_build_object('id', r.id, 'taskId', r.task_id, 'itemId', r.item_id,
+		'itemVersionId', r.item_version_id, 'round', r.round, 'reviewerId', r.reviewer_id,
+		'revision', r.revision, 'supersedesId', r.supersedes_id, 'verdict', r.verdict,
+		'relevance', r.relevance, 'feedback', r.feedback, 'timeOnTaskMs', r.time_on_task_ms,
+		'idempotencyKey', r.idempotency_key, 'submittedAt', r.submitted_at,
+		'withoutPassage', r.without_passage)
+$$;
+
+-- The feedback note and formal dispute given with a review (either may be absent), with the
+-- dispute's audit event. Used by review_submit and by reviews.ts `amendReview`.
+CREATE OR REPLACE FUNCTION review_record_notes(
+	p_user text, p_review integer, p_feedback_category feedback_category, p_feedback text,
+	p_dispute_category dispute_category, p_dispute_reason text
+) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+	r review;
+	v_dispute integer;
+BEGIN
+	SELECT * INTO r FROM review WHERE id = p_review;
+	IF p_feedback IS NOT NULL AND p_feedback_category IS NOT NULL THEN
+		INSERT INTO feedback_note (item_id, item_version_id, review_id, author_id, category, body)
+		VALUES (r.item_id, r.item_version_id, r.id, p_user, p_feedback_category, p_feedback);
+	END IF;
+	IF p_dispute_reason IS NOT NULL AND p_dispute_category IS NOT NULL THEN
+		INSERT INTO dispute (item_id, item_version_id, review_id, raised_by, category, reason)
+		VALUES (r.item_id, r.item_version_id, r.id, p_user, p_dispute_category, p_dispute_reason)
+		RETURNING id INTO v_dispute;
+		INSERT INTO audit_event (actor_id, action, object_type, object_id, after)
+		VALUES (p_user, 'dispute.open', 'dispute', v_dispute::text,
+			jsonb_build_object('itemId', r.item_id, 'category', p_dispute_category));
+	END IF;
+END $$;
+
+-- Leases the next item to a reviewer (FOR UPDATE SKIP LOCKED: two reviewers never hold the same
+-- task). The reviewer's unexpired lease if they hold one; else an expired lease of someone else
+-- (secondary round first), then fresh secondary work, then fresh primary work in queue order
+-- (sort key, then id) from inside or outside the secondary sample so that the reviewer's checked
+-- share stays at the dataset's share (sampled + 1/2 < share x (reviewed + 1) prefers the sample,
+-- both read from the reviewer's reviewer_tally row: constant time whatever their history),
+-- falling back to whatever is left. A reviewer's own skips and the secondary round of items they
+-- reviewed themselves are never offered to them, nor tasks awaiting their item's passage (out of
+-- the partial index review_task_claimable, so skipping them costs nothing). No row when nothing is
+-- left. Called by queue.ts `claimNext` and review_submit_and_next.
+CREATE OR REPLACE FUNCTION review_claim_next(p_user text, p_now timestamptz, p_token text)
+RETURNS TABLE (task_id integer, item_id integer, round review_round, lease_token text,
+	leased_at timestamptz, lease_expires_at timestamptz)
+LANGUAGE plpgsql ROWS 1 AS $$
+#variable_conflict use_column
+DECLARE
+	v_id integer;
+	v_sampled integer[];
+BEGIN
+	RETURN QUERY SELECT t.id, t.item_id, t.round, t.lease_token, t.leased_at, t.lease_expires_at
+	FROM review_task t
+	WHERE t.state = 'leased' AND t.leased_by = p_user AND t.lease_expires_at > p_now
+	LIMIT 1;
+	IF FOUND THEN
+		RETURN;
+	END IF;
+
+	SELECT t.id INTO v_id FROM review_task t
+	WHERE t.state = 'leased' AND t.lease_expires_at <= p_now AND t.round = 'secondary'
+		AND NOT t.awaits_passage AND (t.excluded_user_id IS NULL OR t.excluded_user_id <> p_user)
+		AND NOT EXISTS (SELECT 1 FROM task_skip s WHERE s.task_id = t.id AND s.user_id = p_user)
+	ORDER BY t.lease_expires_at LIMIT 1 FOR UPDATE OF t SKIP LOCKED;
+	IF v_id IS NULL THEN
+		SELECT t.id INTO v_id FROM review_task t
+		WHERE t.state = 'leased' AND t.lease_expires_at <= p_now AND t.round = 'primary'
+			AND NOT t.awaits_passage AND (t.excluded_user_id IS NULL OR t.excluded_user_id <> p_user)
+			AND NOT EXISTS (SELECT 1 FROM task_skip s WHERE s.task_id = t.id AND s.user_id = p_user)
+		ORDER BY t.lease_expires_at LIMIT 1 FOR UPDATE OF t SKIP LOCKED;
+	END IF;
+	IF v_id IS NULL THEN
+		SELECT t.id INTO v_id FROM review_task t
+		WHERE t.state = 'pending' AND t.round = 'secondary'
+			AND NOT t.awaits_passage AND (t.excluded_user_id IS NULL OR t.excluded_user_id <> p_user)
+			AND NOT EXISTS (SELECT 1 FROM task_skip s WHERE s.task_id = t.id AND s.user_id = p_user)
+		ORDER BY t.sort_key, t.id LIMIT 1 FOR UPDATE OF t SKIP LOCKED;
+	END IF;
+	IF v_id IS NULL THEN
+		SELECT coalesce(array_agg(d.id), '{}') INTO v_sampled FROM dataset d
+		LEFT JOIN reviewer_tally m ON m.dataset_id = d.id AND m.user_id = p_user
+		WHERE coalesce(m.sampled, 0) + 0.5 < d.secondary_share * (coalesce(m.reviewed, 0) + 1);
+		SELECT t.id INTO v_id FROM review_task t
+		WHERE t.state = 'pending' AND t.round = 'primary'
+			AND EXISTS (SELECT 1 FROM qa_item i WHERE i.id = t.item_id
+				AND i.in_secondary_sample = (i.dataset_id = ANY (v_sampled)))
+			AND NOT t.awaits_passage AND (t.excluded_user_id IS NULL OR t.excluded_user_id <> p_user)
+			AND NOT EXISTS (SELECT 1 FROM task_skip s WHERE s.task_id = t.id AND s.user_id = p_user)
+		ORDER BY t.sort_key, t.id LIMIT 1 FOR UPDATE OF t SKIP LOCKED;
+	END IF;
+	IF v_id IS NULL THEN
+		SELECT t.id INTO v_id FROM review_task t
+		WHERE t.state = 'pending' AND t.round = 'primary'
+			AND NOT t.awaits_passage AND (t.excluded_user_id IS NULL OR t.excluded_user_id <> p_user)
+			AND NOT EXISTS (SELECT 1 FROM task_skip s WHERE s.task_id = t.id AND s.user_id = p_user)
+		ORDER BY t.sort_key, t.id LIMIT 1 FOR UPDATE OF t SKIP LOCKED;
+	END IF;
+	IF v_id IS NULL THEN
+		RETURN;
+	END IF;
+
+	RETURN QUERY UPDATE review_task t SET state = 'leased', leased_by = p_user, lease_token = p_token,
+		leased_at = p_now,
+		lease_expires_at = p_now + make_interval(mins => (
+			SELECT d.lease_minutes FROM qa_item i JOIN dataset d ON d.id = i.dataset_id
+			WHERE i.id = t.item_id))
+	WHERE t.id = v_id
+	RETURNING t.id, t.item_id, t.round, t.lease_token, t.leased_at, t.lease_expires_at;
+	INSERT INTO audit_event (actor_id, action, object_type, object_id, after)
+	SELECT p_user, 'review_task.lease', 'review_task', t.id::text,
+		jsonb_build_object('round', t.round, 'itemId', t.item_id, 'expiresAt',
+			to_char(t.lease_expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+	FROM review_task t WHERE t.id = v_id;
+END $$;
+
+-- Records a review of a leased task. Outcome 'saved' with the new review; 'duplicate' with the
+-- review a retried submission (same key, same reviewer and task) saved already; otherwise
+-- 'conflict' (the key was used for another review), 'not_found', 'already_submitted' or
+-- 'not_leased' (the caller holds no lease on the task with this token), and nothing is written.
+-- A primary review of an item in the secondary sample opens its secondary task, never offered to
+-- the primary reviewer (awaiting the item's passage when the dataset waits for it). A primary
+-- review counts in the reviewer's reviewer_tally row. The review records whether the item had no
+-- imported passage (without_passage): the server decides, not the form.
+-- Called by reviews.ts `submitReview` and review_submit_and_next.
+CREATE OR REPLACE FUNCTION review_submit(
+	p_user text, p_task integer, p_key text, p_verdict verdict, p_relevance integer,
+	p_feedback_category feedback_category, p_feedback text,
+	p_dispute_category dispute_category, p_dispute_reason text,
+	p_time_on_task integer, p_now timestamptz
+) RETURNS TABLE (outcome text, review jsonb)
+LANGUAGE plpgsql ROWS 1 AS $$
+#variable_conflict use_column
+DECLARE
+	t review_task;
+	v_item record;
+	saved review;
+BEGIN
+	-- Lock the task first: concurrent retries of one submission queue up here.
+	SELECT * INTO t FROM review_task WHERE id = p_task FOR UPDATE;
+	SELECT * INTO saved FROM review r WHERE r.idempotency_key = p_key;
+	IF FOUND THEN
+		IF saved.reviewer_id <> p_user OR saved.task_id <> p_task THEN
+			RETURN QUERY SELECT 'conflict'::text, NULL::jsonb;
+		ELSE
+			RETURN QUERY SELECT 'duplicate'::text, review_json(saved);
+		END IF;
+		RETURN;
+	END IF;
+	IF t.id IS NULL THEN
+		RETURN QUERY SELECT 'not_found'::text, NULL::jsonb;
+		RETURN;
+	END IF;
+	IF t.state = 'done' AND t.done_by = p_user THEN
+		RETURN QUERY SELECT 'already_submitted'::text, NULL::jsonb;
+		RETURN;
+	END IF;
+	IF t.state <> 'leased' OR t.leased_by IS DISTINCT FROM p_user
+		OR t.lease_token IS DISTINCT FROM p_key THEN
+		RETURN QUERY SELECT 'not_leased'::text, NULL::jsonb;
+		RETURN;
+	END IF;
+
+	-- Lock the item (its outcome is written below anyway): a concurrent change of its sample flag
+	-- waits for this review, or this review sees the new flag.
+	SELECT i.current_version_id, i.dataset_id, i.in_secondary_sample AS sampled,
+		NOT EXISTS (SELECT 1 FROM passage p WHERE p.paragraph_id = i.paragraph_id) AS no_passage,
+		d.review_without_passage
+	INTO v_item
+	FROM qa_item i JOIN dataset d ON d.id = i.dataset_id WHERE i.id = t.item_id FOR NO KEY UPDATE OF i;
+	INSERT INTO review (task_id, item_id, item_version_id, round, reviewer_id, verdict, relevance,
+		feedback, time_on_task_ms, idempotency_key, submitted_at, without_passage)
+	VALUES (t.id, t.item_id, v_item.current_version_id, t.round, p_user, p_verdict, p_relevance,
+		p_feedback, p_time_on_task, p_key, p_now, v_item.no_passage)
+	RETURNING * INTO saved;
+	UPDATE review_task SET state = 'done', done_by = p_user, done_at = p_now, lease_token = NULL
+	WHERE id = t.id;
+	IF t.round = 'primary' THEN
+		INSERT INTO reviewer_tally AS m (user_id, dataset_id, reviewed, sampled)
+		VALUES (p_user, v_item.dataset_id, 1, v_item.sampled::int)
+		ON CONFLICT (user_id, dataset_id) DO UPDATE
+		SET reviewed = m.reviewed + 1, sampled = m.sampled + excluded.sampled;
+	END IF;
+	IF t.round = 'primary' AND v_item.sampled THEN
+		INSERT INTO review_task (item_id, round, excluded_user_id, sort_key, awaits_passage)
+		VALUES (t.item_id, 'secondary', p_user, t.sort_key,
+			v_item.no_passage AND NOT v_item.review_without_passage)
+		ON CONFLICT (item_id, round) DO UPDATE SET excluded_user_id = p_user, state = 'pending'
+		WHERE review_task.state = 'cancelled';
+	END IF;
+	IF p_feedback IS NOT NULL OR p_dispute_reason IS NOT NULL THEN
+		PERFORM review_record_notes(p_user, saved.id, p_feedback_category, p_feedback,
+			p_dispute_category, p_dispute_reason);
+	END IF;
+	PERFORM item_resolve_outcome(t.item_id);
+	INSERT INTO audit_event (actor_id, action, object_type, object_id, after)
+	VALUES (p_user, 'review.submit', 'review', saved.id::text, jsonb_build_object('itemId',
+		saved.item_id, 'round', saved.round, 'verdict', saved.verdict, 'relevance', saved.relevance,
+		'withoutPassage', saved.without_passage));
+	RETURN QUERY SELECT 'saved'::text, review_json(saved);
+END $$;
+
+-- "Submit and next" of the review screen: review_submit, then (when the review is saved or was
+-- saved before) review_claim_next. Always one row; the lease columns are null when nothing is left
+-- or the submission was refused. Called by reviews.ts `submitAndNext` (one prepared statement).
+CREATE OR REPLACE FUNCTION review_submit_and_next(
+	p_user text, p_task integer, p_key text, p_verdict verdict, p_relevance integer,
+	p_feedback_category feedback_category, p_feedback text,
+	p_dispute_category dispute_category, p_dispute_reason text,
+	p_time_on_task integer, p_now timestamptz, p_next_token text
+) RETURNS TABLE (outcome text, review jsonb, task_id integer, item_id integer, round review_round,
+	lease_token text, leased_at timestamptz, lease_expires_at timestamptz)
+LANGUAGE plpgsql ROWS 1 AS $$
+#variable_conflict use_column
+DECLARE
+	s record;
+	l record;
+BEGIN
+	SELECT * INTO s FROM review_submit(p_user, p_task, p_key, p_verdict, p_relevance,
+		p_feedback_category, p_feedback, p_dispute_category, p_dispute_reason, p_time_on_task, p_now);
+	IF s.outcome IN ('saved', 'duplicate') THEN
+		SELECT * INTO l FROM review_claim_next(p_user, p_now, p_next_token);
+		RETURN QUERY SELECT s.outcome, s.review, l.task_id, l.item_id, l.round, l.lease_token,
+			l.leased_at, l.lease_expires_at;
+	ELSE
+		RETURN QUERY SELECT s.outcome, s.review, NULL::integer, NULL::integer, NULL::review_round,
+			NULL::text, NULL::timestamptz, NULL::timestamptz;
+	END IF;
+END $$;
+
+-- Recomputes a dataset's reviewer_tally rows from its reviews (each reviewer's first-revision
+-- primary reviews per dataset, and how many of those items are in the secondary sample), for
+-- reviews written outside review_submit: fixtures and benches call it. The table lock waits for
+-- submissions in flight and holds new ones until the transaction ends, so no review is counted
+-- twice or missed.
+CREATE OR REPLACE FUNCTION reviewer_tally_refresh(p_dataset integer) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+	LOCK TABLE reviewer_tally IN SHARE ROW EXCLUSIVE MODE;
+	DELETE FROM reviewer_tally WHERE dataset_id = p_dataset;
+	INSERT INTO reviewer_tally (user_id, dataset_id, reviewed, sampled)
+	SELECT r.reviewer_id, i.dataset_id, count(*)::int,
+		count(*) FILTER (WHERE i.in_secondary_sample)::int
+	FROM review r JOIN qa_item i ON i.id = r.item_id
+	WHERE i.dataset_id = p_dataset AND r.round = 'primary' AND r.revision = 1
+	GROUP BY r.reviewer_id, i.dataset_id;
+END $$;
