@@ -14,7 +14,7 @@ export interface Outcome {
 
 /**
  * Recomputes an item's workflow state, provenance and final judgement from its reviews and
- * adjudication (`item_resolve_outcome`, migration 0011_review_functions). The single place these
+ * adjudication (`item_resolve_outcome`, migration 0012_review_functions). The single place these
  * columns are written, so submissions, amendments, sampling and adjudication cannot disagree
  * about an item's state. The rules: an adjudication decides; without a primary review the item
  * awaits one; outside the secondary sample the primary review decides; in it, the item awaits the
