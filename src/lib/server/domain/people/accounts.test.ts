@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
-import { assignment, auditEvent, reviewTask, session, studyQuestion } from '../../db/schema';
+import { assignment, auditEvent, reviewTask, session, studyQuestion, user } from '../../db/schema';
 import { describeEachDb } from '../../db/testing';
 import { DomainError } from '../../errors';
 import { seedItems, seedUsers } from '../../fixtures/review';
@@ -123,6 +123,20 @@ describeEachDb('account deactivation and roles', (h) => {
 			'user.deactivate',
 			'user.reactivate'
 		]);
+	});
+
+	it('gives back leased work inside its transaction: a failing step leaves the account active', async () => {
+		const [ana] = await insertUsers(h.db, 1, ['physician']);
+		const failing: LeasedWork = {
+			...work,
+			rankingLeases: async () => {
+				throw new Error('step failed');
+			}
+		};
+		await expect(deactivateUser(h.db, ana, organiser, failing)).rejects.toThrow('step failed');
+		const [row] = await h.db.select().from(user).where(eq(user.id, ana));
+		expect(row.disabledAt).toBeNull();
+		expect(await h.db.select().from(auditEvent).where(eq(auditEvent.objectId, ana))).toEqual([]);
 	});
 
 	it('keeps the last active organiser: no self-deactivation, no dropping the role', async () => {
