@@ -1,6 +1,7 @@
 // The layering rules of the codebase, checked on the import graph of every source file:
-// data layer → domain → routes, never upward; no import cycles; the scorer only through its
-// package entry; fixtures only in tests and benches.
+// data layer → domain → routes, never upward; no import cycles; features talk through their
+// entries, in one direction; the scorer only through its package entry; fixtures only in tests
+// and benches.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -59,6 +60,149 @@ function violations(prefix: string, forbidden: (target: string, spec: string) =>
 		.map((d) => `${d.from} → ${d.spec}`);
 }
 
+const DOMAIN = 'src/lib/server/domain/';
+
+/** The feature a file belongs to (`src/lib/server/domain/<feature>/…`), or null. */
+export function featureOf(file: string): string | null {
+	if (!file.startsWith(DOMAIN)) return null;
+	const rest = file.slice(DOMAIN.length).split('/');
+	return rest.length > 1 ? rest[0] : null;
+}
+
+type Edge = { from: string; spec: string; target: string | null };
+
+/** Imports of one feature's code into another's files other than its entry (tests may). */
+export function entryViolations(edges: Edge[]): string[] {
+	return edges
+		.filter((d) => !d.from.endsWith('.test.ts'))
+		.filter((d) => {
+			const from = featureOf(d.from);
+			const to = d.target ? featureOf(d.target) : null;
+			return from && to && from !== to && d.target !== `${DOMAIN}${to}/index.ts`;
+		})
+		.map((d) => `${d.from} → ${d.spec}`);
+}
+
+/** Which features each feature's code (not its tests) imports. */
+export function featureGraph(edges: Edge[]): Map<string, Set<string>> {
+	const out = new Map<string, Set<string>>();
+	for (const d of edges) {
+		const from = featureOf(d.from);
+		const to = d.target ? featureOf(d.target) : null;
+		if (!from || !to || from === to || d.from.endsWith('.test.ts')) continue;
+		if (!out.has(from)) out.set(from, new Set());
+		out.get(from)!.add(to);
+	}
+	return out;
+}
+
+/** Every pair of nodes that reach each other directly, as `a ↔ b`. */
+export function twoWayPairs(graph: Map<string, Iterable<string>>): string[] {
+	const pairs: string[] = [];
+	for (const [a, targets] of graph)
+		for (const b of targets)
+			if (a < b && [...(graph.get(b) ?? [])].includes(a)) pairs.push(`${a} ↔ ${b}`);
+	return pairs;
+}
+
+/** The cycles a depth-first walk meets, each as its chain `a → b → … → a`. */
+export function cycles(graph: Map<string, Iterable<string>>): string[] {
+	const found: string[] = [];
+	const state = new Map<string, 'open' | 'done'>();
+	const stack: string[] = [];
+	const visit = (node: string) => {
+		state.set(node, 'open');
+		stack.push(node);
+		for (const next of graph.get(node) ?? []) {
+			if (state.get(next) === 'open')
+				found.push([...stack.slice(stack.indexOf(next)), next].join(' → '));
+			else if (!state.has(next)) visit(next);
+		}
+		stack.pop();
+		state.set(node, 'done');
+	};
+	for (const node of graph.keys()) if (!state.has(node)) visit(node);
+	return found;
+}
+
+/** What an entry holds besides named re-exports of its own files (`export { a, type B }`). */
+export function entryExtras(text: string): string {
+	return text
+		.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, '')
+		.replace(/export\s+(type\s+)?\{[^}]*\}\s*from\s*'\.\/[^']+';/g, '')
+		.trim();
+}
+
+const features = readdirSync(join(ROOT, DOMAIN)).filter((name) =>
+	statSync(join(ROOT, DOMAIN, name)).isDirectory()
+);
+const edges: Edge[] = [...graph].flatMap(([from, deps]) => deps.map((d) => ({ from, ...d })));
+
+describe('the feature-entry helpers', () => {
+	const edge = (from: string, target: string): Edge => ({ from, spec: target, target });
+	const items = `${DOMAIN}items/`;
+	const review = `${DOMAIN}review/`;
+
+	it('names the feature of a domain file only', () => {
+		expect(featureOf(`${items}held.ts`)).toBe('items');
+		expect(featureOf(`${DOMAIN}README.md`)).toBe(null);
+		expect(featureOf('src/routes/+page.server.ts')).toBe(null);
+	});
+
+	it("flags an import past another feature's entry, but not the entry, a sibling or a test", () => {
+		const found = entryViolations([
+			edge(`${review}reviews.ts`, `${items}outcome.ts`),
+			edge(`${review}reviews.ts`, `${items}index.ts`),
+			edge(`${review}reviews.ts`, `${review}queue.ts`),
+			edge(`${review}reviews.test.ts`, `${items}outcome.ts`),
+			edge('src/routes/+page.server.ts', `${items}outcome.ts`)
+		]);
+		expect(found).toEqual([`${review}reviews.ts → ${items}outcome.ts`]);
+	});
+
+	it('finds a two-way pair and a longer cycle, with its chain', () => {
+		const g = featureGraph([
+			edge(`${items}items.ts`, `${review}index.ts`),
+			edge(`${review}queue.ts`, `${items}index.ts`),
+			edge(`${items}items.test.ts`, `${DOMAIN}audit/index.ts`)
+		]);
+		expect(g).toEqual(
+			new Map([
+				['items', new Set(['review'])],
+				['review', new Set(['items'])]
+			])
+		);
+		expect(twoWayPairs(g)).toEqual(['items ↔ review']);
+		expect(cycles(g)).toEqual(['items → review → items']);
+		const ring = new Map([
+			['a', ['b']],
+			['b', ['c']],
+			['c', ['a']],
+			['d', ['a']]
+		]);
+		expect(twoWayPairs(ring)).toEqual([]);
+		expect(cycles(ring)).toEqual(['a → b → c → a']);
+		expect(
+			cycles(
+				new Map([
+					['a', ['b', 'c']],
+					['b', ['c']]
+				])
+			)
+		).toEqual([]);
+	});
+
+	it('accepts named re-exports in an entry and nothing else', () => {
+		// Built from parts, so this file's own import scan does not read them as imports.
+		const line = (what: string, file: string) => `export ${what} from '${file}';`;
+		const entry = ['// a comment', line('{ a, type B }', './a'), line('type { C }', './c')];
+		expect(entryExtras(entry.join('\n'))).toBe('');
+		expect(entryExtras(line('*', './a'))).toBe(line('*', './a'));
+		expect(entryExtras(line('{ a }', '../other'))).toBe(line('{ a }', '../other'));
+		expect(entryExtras('export const x = 1;')).toBe('export const x = 1;');
+	});
+});
+
 describe('architecture', () => {
 	it('resolves every relative and aliased import to a file (the graph below is complete)', () => {
 		const unresolved = [...graph]
@@ -71,23 +215,10 @@ describe('architecture', () => {
 	});
 
 	it('has no import cycle', () => {
-		const cycles: string[] = [];
-		const state = new Map<string, 'open' | 'done'>();
-		const stack: string[] = [];
-		const visit = (f: string) => {
-			state.set(f, 'open');
-			stack.push(f);
-			for (const { target } of graph.get(f) ?? []) {
-				if (!target) continue;
-				if (state.get(target) === 'open')
-					cycles.push([...stack.slice(stack.indexOf(target)), target].join(' → '));
-				else if (!state.has(target)) visit(target);
-			}
-			stack.pop();
-			state.set(f, 'done');
-		};
-		for (const f of files) if (!state.has(f)) visit(f);
-		expect(cycles).toEqual([]);
+		const targets = new Map(
+			[...graph].map(([f, deps]) => [f, deps.flatMap((d) => (d.target ? [d.target] : []))])
+		);
+		expect(cycles(targets)).toEqual([]);
 	});
 
 	it('keeps the data layer below the domain, and both below routes, hooks and the CLI', () => {
@@ -100,6 +231,30 @@ describe('architecture', () => {
 		).toEqual([]);
 		expect(violations('src/lib/server/domain/', upward)).toEqual([]);
 		expect(violations('src/lib/', (t) => /^src\/(routes|cli)\//.test(t))).toEqual([]);
+	});
+
+	it('gives every feature folder an entry, index.ts, of named re-exports only', () => {
+		expect(features.length).toBeGreaterThanOrEqual(10);
+		const missing = features.filter((f) => !known.has(`${DOMAIN}${f}/index.ts`));
+		expect(missing).toEqual([]);
+		const extras = features
+			.filter((f) => known.has(`${DOMAIN}${f}/index.ts`))
+			.map((f) => [f, entryExtras(readFileSync(join(ROOT, DOMAIN, f, 'index.ts'), 'utf8'))])
+			.filter(([, extra]) => extra !== '');
+		expect(extras).toEqual([]);
+	});
+
+	it("lets a feature reach another feature's code only through its entry", () => {
+		expect(entryViolations(edges)).toEqual([]);
+	});
+
+	it('keeps the features in one direction: no two-way pair, no cycle', () => {
+		const features = featureGraph(edges);
+		expect(features.size).toBeGreaterThan(3);
+		expect({ twoWay: twoWayPairs(features), cycles: cycles(features) }).toEqual({
+			twoWay: [],
+			cycles: []
+		});
 	});
 
 	it('keeps components, routes and client code away from the database client', () => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { safeRedirect } from '$lib/server/auth/redirect';
 import { createSession } from '$lib/server/auth/session';
 import { getDb } from '$lib/server/db';
-import { authenticate } from '$lib/server/domain/people/users';
+import { authenticate } from '$lib/server/domain/people';
 import { setSessionCookie } from '$lib/server/hooks/auth';
 import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';

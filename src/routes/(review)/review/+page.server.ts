@@ -1,9 +1,7 @@
 import { fail, redirect } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { claimNext, currentLease } from '$lib/server/domain/review/queue';
-import { reviewHistory } from '$lib/server/domain/review/reviews';
-import { reviewerWorkday } from '$lib/server/domain/review/workday';
+import { claimNext, currentLease, reviewerWorkday, reviewHistory } from '$lib/server/domain/review';
 import { TIME_ZONE_COOKIE } from '$lib/review/time-zone';
 import type { Actions, PageServerLoad } from './$types';
 

@@ -4,7 +4,7 @@ import type { RecordError } from '../../../schemas/qa-record';
 import type { Db } from '../../db/client';
 import { importRecord, passage } from '../../db/schema';
 import { eq } from 'drizzle-orm';
-import { recordAudit } from '../audit/audit';
+import { recordAudit } from '../audit';
 import { parseCsv } from '../../csv';
 import {
 	duplicateKeyErrors,
@@ -19,8 +19,8 @@ import { refreshPlannerStatistics } from './statistics';
 import { TEXT_LIMITS, unstorableStrings } from '../../../schemas/text';
 import { chunk } from '../../db/chunk';
 import type { ImportActor, QaImportFile } from './qa-import';
-import { contentHash } from '../items/fields';
-import { releasePassageTasks } from '../verification/passage';
+import { contentHash } from '../items';
+import { releasePassageTasks } from '../review';
 
 const passageSchema = z.object({
 	paragraph_id: z

@@ -9,8 +9,8 @@ import {
 import type { QaType } from '../../../constants';
 import { rowsOf, type Db, type Tx } from '../../db/client';
 import { importRecord } from '../../db/schema';
-import { recordAudit } from '../audit/audit';
-import { ensureDataset } from '../items/datasets';
+import { recordAudit } from '../audit';
+import { contentHash, ensureDataset, itemKey, typedFields } from '../items';
 import {
 	duplicateKeyErrors,
 	duplicateRecordWarning,
@@ -28,8 +28,7 @@ import {
 	type JsonForm,
 	type RecordText
 } from './json-records';
-import { contentHash, itemKey, typedFields } from '../items/fields';
-import { sampleImportedItems } from '../verification/sampling';
+import { sampleImportedItems } from '../verification';
 import { refreshPlannerStatistics } from './statistics';
 
 /** A file whose whole text is at hand. */

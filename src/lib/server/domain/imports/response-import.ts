@@ -4,8 +4,8 @@ import { QA_TYPES, type QaType } from '../../../constants';
 import { typeFromFileName, type RecordError } from '../../../schemas/qa-record';
 import { rowsOf, type Db, type Tx } from '../../db/client';
 import { importRecord, model, qaItem, response } from '../../db/schema';
-import { recordAudit } from '../audit/audit';
-import { ensureDataset } from '../items/datasets';
+import { recordAudit } from '../audit';
+import { contentHash, ensureDataset, itemKey } from '../items';
 import {
 	duplicateKeyErrors,
 	duplicateRecordWarning,
@@ -20,7 +20,6 @@ import {
 import { refreshPlannerStatistics } from './statistics';
 import { TEXT_LIMITS, unstorableStrings } from '../../../schemas/text';
 import { chunk } from '../../db/chunk';
-import { contentHash, itemKey } from '../items/fields';
 import type { ImportActor, ImportFile, QaImportFile } from './qa-import';
 import { JsonFormError, parseJsonText } from './json-records';
 import { cleanResponse } from '$scoring';

@@ -2,7 +2,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { qaItem, qaItemVersion, reviewTask } from '../../db/schema';
 import { validateQaRecord, type QaRecord } from '../../../schemas/qa-record';
-import { recordAudit } from '../audit/audit';
+import { recordAudit } from '../audit';
 import { contentHash, typedFields } from './fields';
 import { valuesFromRecord } from './correction-form';
 import { DomainError } from '../../errors';

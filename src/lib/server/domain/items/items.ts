@@ -14,8 +14,8 @@ import {
 } from '../../../constants';
 import { toCsv } from '../../csv';
 import type { RowCount } from '../../../format';
-import { heldSql } from '../verification/held';
-import { reviewedWithoutPassageSql } from '../verification/passage';
+import { heldSql } from './held';
+import { reviewedWithoutPassageSql } from './passage';
 import {
 	SORT_KEYS,
 	decodeCursor,

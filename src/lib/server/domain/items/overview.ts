@@ -10,7 +10,7 @@ import {
 	type ItemStatus,
 	type QaType
 } from '../../../constants';
-import { heldSql } from '../verification/held';
+import { heldSql } from './held';
 
 /** Item counts per type, workflow state and outcome: the one source of every state count. */
 export async function countItemsByStateAndOutcome(db: Db) {

@@ -1,16 +1,19 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
-import { assignment, auditEvent, reviewTask, session, studyQuestion } from '../../db/schema';
+import { assignment, auditEvent, reviewTask, session, studyQuestion, user } from '../../db/schema';
 import { describeEachDb } from '../../db/testing';
 import { DomainError } from '../../errors';
 import { seedItems, seedUsers } from '../../fixtures/review';
 import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
 import { createSession, validateSessionToken } from '../../auth/session';
-import { claimNext as claimReview, queueStats } from '../review/queue';
-import { claimNext as claimRanking } from '../ranking/queue';
+import { claimNext as claimReview, queueStats, returnLeasedTasks } from '../review/queue';
+import { claimNext as claimRanking, releasePhysicianLeases } from '../ranking/queue';
 import { changeStudyState, createStudy } from '../ranking/studies';
-import { deactivateUser, reactivateUser } from './accounts';
+import { deactivateUser, reactivateUser, type LeasedWork } from './accounts';
 import { authenticate, createUser, setRoles } from './users';
+
+// The work review and ranking lease out, as the users page hands it to a deactivation.
+const work: LeasedWork = { reviewTasks: returnLeasedTasks, rankingLeases: releasePhysicianLeases };
 
 const refusal = (code: string, message: RegExp) =>
 	expect.objectContaining({ name: 'DomainError', code, message: expect.stringMatching(message) });
@@ -29,7 +32,7 @@ describeEachDb('account deactivation and roles', (h) => {
 		expect(lease).toBeTruthy();
 		const pendingBefore = (await queueStats(h.db, ben.id)).primary;
 
-		const done = await deactivateUser(h.db, ana.id, organiser);
+		const done = await deactivateUser(h.db, ana.id, organiser, work);
 		expect(done).toEqual({
 			sessionsEnded: 1,
 			reviewTasksReturned: [lease!.taskId],
@@ -66,7 +69,7 @@ describeEachDb('account deactivation and roles', (h) => {
 		// k = 1: the only slot is taken, so nobody else gets work while the lease lasts.
 		expect((await claimRanking(h.db, study.id, second)).status).toBe('none');
 
-		const done = await deactivateUser(h.db, first, organiser);
+		const done = await deactivateUser(h.db, first, organiser, work);
 		expect(done.assignmentsReleased).toHaveLength(1);
 		const [released] = await h.db
 			.select()
@@ -91,7 +94,7 @@ describeEachDb('account deactivation and roles', (h) => {
 			roles: ['reviewer'],
 			password: 'correct horse battery'
 		});
-		await deactivateUser(h.db, ana.id, organiser);
+		await deactivateUser(h.db, ana.id, organiser, work);
 		expect(
 			await authenticate(h.db, 'ana@example.org', 'correct horse battery', '10.0.0.1')
 		).toEqual({ ok: false, reason: 'disabled' });
@@ -100,7 +103,7 @@ describeEachDb('account deactivation and roles', (h) => {
 			ok: false,
 			reason: 'invalid'
 		});
-		await expect(deactivateUser(h.db, ana.id, organiser)).rejects.toEqual(
+		await expect(deactivateUser(h.db, ana.id, organiser, work)).rejects.toEqual(
 			refusal('conflict', /already deactivated/)
 		);
 		await reactivateUser(h.db, ana.id, organiser);
@@ -122,8 +125,22 @@ describeEachDb('account deactivation and roles', (h) => {
 		]);
 	});
 
+	it('gives back leased work inside its transaction: a failing step leaves the account active', async () => {
+		const [ana] = await insertUsers(h.db, 1, ['physician']);
+		const failing: LeasedWork = {
+			...work,
+			rankingLeases: async () => {
+				throw new Error('step failed');
+			}
+		};
+		await expect(deactivateUser(h.db, ana, organiser, failing)).rejects.toThrow('step failed');
+		const [row] = await h.db.select().from(user).where(eq(user.id, ana));
+		expect(row.disabledAt).toBeNull();
+		expect(await h.db.select().from(auditEvent).where(eq(auditEvent.objectId, ana))).toEqual([]);
+	});
+
 	it('keeps the last active organiser: no self-deactivation, no dropping the role', async () => {
-		await expect(deactivateUser(h.db, organiser, organiser)).rejects.toEqual(
+		await expect(deactivateUser(h.db, organiser, organiser, work)).rejects.toEqual(
 			refusal('forbidden', /last active organiser/)
 		);
 		await expect(setRoles(h.db, organiser, ['reviewer'], organiser)).rejects.toEqual(
@@ -132,7 +149,7 @@ describeEachDb('account deactivation and roles', (h) => {
 		// With a second organiser, the first may step down.
 		const [other] = await insertUsers(h.db, 1, ['organiser']);
 		await setRoles(h.db, organiser, ['reviewer'], organiser);
-		await expect(deactivateUser(h.db, other, other)).rejects.toBeInstanceOf(DomainError);
+		await expect(deactivateUser(h.db, other, other, work)).rejects.toBeInstanceOf(DomainError);
 	});
 
 	it('audits a role change with the roles before and after, and nothing when nothing changed', async () => {

@@ -1,10 +1,8 @@
-import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { assignment, reviewTask, session, studyQuestion, user } from '../../db/schema';
+import { session, user } from '../../db/schema';
 import { DomainError } from '../../errors';
-import { recordAudit } from '../audit/audit';
-import { expireLeases } from '../ranking/queue';
-import { RETURNED_TO_QUEUE } from '../review/queue';
+import { recordAudit } from '../audit';
 
 /**
  * Locks the active organiser accounts (in id order, so two organisers changing each other at once
@@ -32,6 +30,17 @@ export interface Deactivation {
 }
 
 /**
+ * How the work an account holds goes back to its queues, each step inside the deactivation's
+ * transaction and returning the ids it gave back. The features that lease work own these steps
+ * (review's `returnLeasedTasks`, ranking's `releasePhysicianLeases`); people sits below both and
+ * imports neither, so the caller of `deactivateUser` hands them in.
+ */
+export interface LeasedWork {
+	reviewTasks: (tx: Tx, userId: string) => Promise<number[]>;
+	rankingLeases: (tx: Tx, userId: string, now: Date) => Promise<number[]>;
+}
+
+/**
  * Deactivates an account in one transaction: it can no longer sign in, its sessions are deleted
  * (signed out at its next request), the review tasks it holds go back to the queue as pending
  * work and its ranking leases are released (the question's slot reopens), so another reviewer or
@@ -41,6 +50,7 @@ export async function deactivateUser(
 	db: Db,
 	userId: string,
 	actorId: string,
+	work: LeasedWork,
 	now = new Date()
 ): Promise<Deactivation> {
 	return db.transaction(async (tx) => {
@@ -58,34 +68,12 @@ export async function deactivateUser(
 			.delete(session)
 			.where(eq(session.userId, userId))
 			.returning({ id: session.id });
-		const tasks = await tx
-			.update(reviewTask)
-			.set(RETURNED_TO_QUEUE)
-			.where(and(eq(reviewTask.leasedBy, userId), eq(reviewTask.state, 'leased')))
-			.returning({ id: reviewTask.id });
-		// A ranking lease ends now; the study's sweep then reopens the question's slot (and moves
-		// back the queue rows other physicians parked while it was full).
-		const released = await tx
-			.update(assignment)
-			.set({ leaseExpiresAt: now })
-			.where(and(eq(assignment.physicianId, userId), eq(assignment.state, 'leased')))
-			.returning({ id: assignment.id, questionId: assignment.studyQuestionId });
-		if (released.length) {
-			const studies = await tx
-				.selectDistinct({ id: studyQuestion.studyId })
-				.from(studyQuestion)
-				.where(
-					inArray(
-						studyQuestion.id,
-						released.map((r) => r.questionId)
-					)
-				);
-			for (const s of studies) await expireLeases(tx, s.id, now);
-		}
+		const tasks = await work.reviewTasks(tx, userId);
+		const released = await work.rankingLeases(tx, userId, now);
 		const result: Deactivation = {
 			sessionsEnded: sessions.length,
-			reviewTasksReturned: tasks.map((t) => t.id).sort((a, b) => a - b),
-			assignmentsReleased: released.map((a) => a.id).sort((a, b) => a - b)
+			reviewTasksReturned: tasks.sort((a, b) => a - b),
+			assignmentsReleased: released.sort((a, b) => a - b)
 		};
 		await recordAudit(tx, {
 			actorId,

@@ -11,6 +11,8 @@ import {
 	revokeInvitation
 } from './invitations';
 import { findPasswordReset, issuePasswordReset, usePasswordReset } from './password-reset';
+import { returnLeasedTasks } from '../review/queue';
+import { releasePhysicianLeases } from '../ranking/queue';
 import { deactivateUser } from './accounts';
 import {
 	acceptInvitation,
@@ -171,7 +173,13 @@ describeEachDb('password-reset links', (h) => {
 		const second = await issuePasswordReset(h.db, anaId, organiser, t0);
 		expect(await findPasswordReset(h.db, first.token, t0)).toBeNull();
 		expect(await findPasswordReset(h.db, second.token, t0)).not.toBeNull();
-		await deactivateUser(h.db, anaId, organiser, t0);
+		await deactivateUser(
+			h.db,
+			anaId,
+			organiser,
+			{ reviewTasks: returnLeasedTasks, rankingLeases: releasePhysicianLeases },
+			t0
+		);
 		expect(await findPasswordReset(h.db, second.token, t0)).toBeNull();
 		await expect(issuePasswordReset(h.db, anaId, organiser, t0)).rejects.toEqual(
 			refusal('conflict', /deactivated/)

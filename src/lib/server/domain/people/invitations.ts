@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { invitation, user } from '../../db/schema';
 import { DomainError } from '../../errors';
 import { randomId, sha256Hex } from '../../ids';
-import { recordAudit } from '../audit/audit';
+import { recordAudit } from '../audit';
 
 /** The open invitations (not used, not revoked), newest first; `expired` marks the lapsed ones. */
 export async function listInvitations(db: Db, now = new Date()) {

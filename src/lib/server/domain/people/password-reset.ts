@@ -4,7 +4,7 @@ import { passwordReset, user } from '../../db/schema';
 import { DomainError, parseInput } from '../../errors';
 import { randomId, sha256Hex } from '../../ids';
 import { hashPassword } from '../../auth/password';
-import { recordAudit } from '../audit/audit';
+import { recordAudit } from '../audit';
 import { endSessions } from './accounts';
 import { passwordSchema } from './users';
 

@@ -12,7 +12,7 @@ import type { Db, Tx } from '../../db/client';
 import { invitation, user, type User } from '../../db/schema';
 import { ROLES, type Role } from '../../../constants';
 import { randomId, sha256Hex } from '../../ids';
-import { recordAudit } from '../audit/audit';
+import { recordAudit } from '../audit';
 import { guardLastOrganiser } from './accounts';
 import { DomainError, parseInput } from '../../errors';
 

@@ -1,4 +1,4 @@
-import { asc, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AssignmentView } from '$lib/ranking/view';
 import { selectValue } from '../../db/call';
 import { rememberShown } from './shown';
@@ -120,6 +120,38 @@ export async function expireLeases(
 		'ranking_sweep',
 		sql`ranking_sweep(${studyId}::integer, ${now.toISOString()}::timestamptz)`
 	);
+}
+
+/**
+ * Ends every ranking lease a physician holds now (their deactivation, in the caller's
+ * transaction), then sweeps each study concerned so the questions' slots reopen at once. Returns
+ * the assignments' ids.
+ */
+export async function releasePhysicianLeases(
+	tx: Tx,
+	physicianId: string,
+	now = new Date()
+): Promise<number[]> {
+	// A ranking lease ends now; the study's sweep then reopens the question's slot (and moves
+	// back the queue rows other physicians parked while it was full).
+	const released = await tx
+		.update(assignment)
+		.set({ leaseExpiresAt: now })
+		.where(and(eq(assignment.physicianId, physicianId), eq(assignment.state, 'leased')))
+		.returning({ id: assignment.id, questionId: assignment.studyQuestionId });
+	if (released.length) {
+		const studies = await tx
+			.selectDistinct({ id: studyQuestion.studyId })
+			.from(studyQuestion)
+			.where(
+				inArray(
+					studyQuestion.id,
+					released.map((r) => r.questionId)
+				)
+			);
+		for (const s of studies) await expireLeases(tx, s.id, now);
+	}
+	return released.map((r) => r.id);
 }
 
 /**

@@ -16,8 +16,8 @@ import {
 	type RankingStudy
 } from '../../db/schema';
 import type { StudyState } from '../../../constants';
-import { recordAudit } from '../audit/audit';
-import { physicianSupply } from '../people/users';
+import { recordAudit } from '../audit';
+import { physicianSupply } from '../people';
 import { chunk } from '../../db/chunk';
 import { DomainError, parseInput } from '../../errors';
 import { blindingWarnings } from './blinding';

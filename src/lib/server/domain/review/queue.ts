@@ -15,9 +15,9 @@ import {
 } from '../../db/schema';
 import type { ReviewRound } from '../../../constants';
 import { randomId } from '../../ids';
-import { recordAudit } from '../audit/audit';
+import { recordAudit } from '../audit';
 import { DomainError } from '../../errors';
-import { taskAwaitsPassageSql } from '../verification/passage';
+import { taskAwaitsPassageSql } from './passage';
 
 /** A task leased to one reviewer; `leaseToken` doubles as the submission's idempotency key. */
 export interface Lease {
@@ -156,13 +156,26 @@ export async function lockLeasedTask(tx: Tx, userId: string, taskId: number, tok
 }
 
 /** What a task returned to the queue looks like: waiting, with no lease left on it. */
-export const RETURNED_TO_QUEUE = {
+const RETURNED_TO_QUEUE = {
 	state: 'pending',
 	leasedBy: null,
 	leaseToken: null,
 	leasedAt: null,
 	leaseExpiresAt: null
 } as const satisfies Partial<typeof reviewTask.$inferInsert>;
+
+/**
+ * Gives every task an account holds back to the queue as pending work (its deactivation, in the
+ * caller's transaction), so another reviewer can take it at once. Returns the tasks' ids.
+ */
+export async function returnLeasedTasks(tx: Tx, userId: string): Promise<number[]> {
+	const tasks = await tx
+		.update(reviewTask)
+		.set(RETURNED_TO_QUEUE)
+		.where(and(eq(reviewTask.leasedBy, userId), eq(reviewTask.state, 'leased')))
+		.returning({ id: reviewTask.id });
+	return tasks.map((t) => t.id);
+}
 
 /**
  * Gives a leased task back to the queue. With `skip`, the reviewer will not be offered it again

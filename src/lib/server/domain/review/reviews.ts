@@ -21,10 +21,9 @@ import {
 	type ReviewRound
 } from '../../../constants';
 import { randomId } from '../../ids';
-import { recordAudit } from '../audit/audit';
-import { resolveItemOutcome } from '../verification/disagreement';
+import { recordAudit } from '../audit';
+import { noPassageSql, resolveItemOutcome } from '../items';
 import { DomainError } from '../../errors';
-import { noPassageSql } from '../verification/passage';
 import { leaseOf, shownColumns, type Lease, type ShownItem } from './queue';
 
 const optionalText = (max: number) =>

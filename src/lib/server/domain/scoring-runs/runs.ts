@@ -25,7 +25,7 @@ import {
 	user
 } from '../../db/schema';
 import type { ScoringRun } from '../../db/schema';
-import { recordAudit } from '../audit/audit';
+import { recordAudit } from '../audit';
 import { SCORING_MODES, type ScoringCorpusKind } from '../../../constants';
 export { UNRECORDED_CORPUS } from '../../../constants';
 import { DomainError } from '../../errors';

@@ -1,13 +1,24 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, desc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db } from '../../db/client';
-import { adjudication, qaItem, user } from '../../db/schema';
+import type { Db, Tx } from '../../db/client';
+import { adjudication, qaItem, review, user } from '../../db/schema';
 import { VERDICTS } from '../../../constants';
-import { recordAudit } from '../audit/audit';
-import { latestReviews, resolveItemOutcome } from './disagreement';
+import { recordAudit } from '../audit';
 import { DomainError } from '../../errors';
-import { itemForDisplay } from '../items/display';
-import { heldSql } from './held';
+import { heldSql, itemForDisplay, resolveItemOutcome } from '../items';
+
+/** The latest revision of each round's review of an item. */
+async function latestReviews(db: Db | Tx, itemId: number) {
+	const rows = await db
+		.select()
+		.from(review)
+		.where(eq(review.itemId, itemId))
+		.orderBy(desc(review.revision), desc(review.id));
+	return {
+		primary: rows.find((r) => r.round === 'primary') ?? null,
+		secondary: rows.find((r) => r.round === 'secondary') ?? null
+	};
+}
 
 /** Items waiting for an adjudicator (their two reviews disagree), oldest first. */
 export function adjudicationQueue(db: Db) {

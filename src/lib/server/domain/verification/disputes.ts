@@ -10,11 +10,9 @@ import {
 	type DisputeStatus
 } from '../../../constants';
 import { listQuerySchema } from '../../../schemas/list-query';
-import { recordAudit } from '../audit/audit';
-import { correctItem, withdrawItem } from '../items/corrections';
+import { recordAudit } from '../audit';
+import { correctItem, heldSql, itemForDisplay, withdrawItem } from '../items';
 import { DomainError } from '../../errors';
-import { itemForDisplay } from '../items/display';
-import { heldSql } from './held';
 
 /** The lifecycle: open → under_review → upheld | rejected. */
 const NEXT: Record<DisputeStatus, DisputeStatus[]> = {

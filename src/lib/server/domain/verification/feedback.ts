@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import { feedbackNote, qaItem, user } from '../../db/schema';
 import { FEEDBACK_CATEGORIES } from '../../../constants';
 import { listQuerySchema } from '../../../schemas/list-query';
-import { recordAudit } from '../audit/audit';
+import { recordAudit } from '../audit';
 import { DomainError } from '../../errors';
 
 export const FEEDBACK_SORTS = ['createdAt', 'category', 'resolvedAt'] as const;

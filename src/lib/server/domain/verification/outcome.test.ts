@@ -7,7 +7,7 @@ import { seedItems, seedUsers } from '../../fixtures/review';
 import { listItems, parseItemQuery } from '../items/items';
 import { withdrawItem } from '../items/corrections';
 import { adjudicate } from './adjudication';
-import { resolveItemOutcome } from './disagreement';
+import { resolveItemOutcome } from '../items';
 import { transitionDispute } from './disputes';
 import { resolveFeedback } from './feedback';
 import { freezeSnapshot, previewSnapshot } from './snapshots';

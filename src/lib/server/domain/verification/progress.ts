@@ -3,8 +3,8 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/client';
 import { dispute } from '../../db/schema';
 import type { ReviewRound } from '../../../constants';
-import { tasksAwaitingPassage } from './passage';
-import { countItemsByStateAndOutcome, stateAndOutcomeTotals } from '../items/overview';
+import { tasksAwaitingPassage } from '../review';
+import { countItemsByStateAndOutcome, stateAndOutcomeTotals } from '../items';
 
 /** Median of a numeric list (null when empty). */
 export function median(values: number[]): number | null {

@@ -4,10 +4,10 @@ import { rowsOf } from '../../db/client';
 import { dataset, qaItem, review, reviewTask } from '../../db/schema';
 import type { QaType } from '../../../constants';
 import { randomId, sha256Hex } from '../../ids';
-import { recordAudit } from '../audit/audit';
-import { resolveItemOutcome } from './disagreement';
+import { recordAudit } from '../audit';
+import { resolveItemOutcome } from '../items';
 import { DomainError } from '../../errors';
-import { createPrimaryTasks } from '../review/queue';
+import { createPrimaryTasks } from '../review';
 
 /** mulberry32: a small, well-distributed 32-bit PRNG; the same seed always gives the same draw. */
 export function seededRandom(seed: string): () => number {

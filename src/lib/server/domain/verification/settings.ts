@@ -4,10 +4,9 @@ import type { Db, Tx } from '../../db/client';
 import { dataset, type Dataset } from '../../db/schema';
 import { PASSAGE_POLICIES, QUEUE_ORDERS } from '../../../constants';
 import { randomId } from '../../ids';
-import { recordAudit } from '../audit/audit';
-import { refreshSortKeys } from '../review/queue';
+import { recordAudit } from '../audit';
+import { applyPassageSetting, refreshSortKeys } from '../review';
 import { DomainError } from '../../errors';
-import { applyPassageSetting } from './passage';
 import { applySamplePlan, planSampleChange, type SamplePlan } from './sampling';
 
 /** Verification settings of a dataset as an organiser edits them (share in percent on forms). */

@@ -4,8 +4,8 @@ import type { Db, Tx } from '../../db/client';
 import { rowsOf } from '../../db/client';
 import { dataset, qaItem, qaItemVersion, snapshot, snapshotItem, user } from '../../db/schema';
 import { QA_TYPES, type Provenance, type QaType } from '../../../constants';
-import { heldSql } from './held';
-import { recordAudit } from '../audit/audit';
+import { heldSql } from '../items';
+import { recordAudit } from '../audit';
 import { DomainError } from '../../errors';
 
 /** A GP relevance threshold from 1 to 5; empty or absent means none. */

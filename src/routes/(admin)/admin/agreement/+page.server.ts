@@ -1,6 +1,6 @@
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { dashboardReports, readDashboardQuery } from '$lib/server/domain/agreement/dashboard';
+import { dashboardReports, readDashboardQuery } from '$lib/server/domain/agreement';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url }) => {

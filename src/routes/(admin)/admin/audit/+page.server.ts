@@ -4,10 +4,11 @@ import {
 	actionLabel,
 	AUDIT_ACTIONS,
 	AUDIT_OBJECT_TYPES,
+	auditActors,
 	auditDiff,
+	listAuditEvents,
 	objectHref
-} from '$lib/server/domain/audit/present';
-import { auditActors, listAuditEvents } from '$lib/server/domain/audit/query';
+} from '$lib/server/domain/audit';
 import { readCursor, readFilters } from './filters';
 import type { PageServerLoad } from './$types';
 

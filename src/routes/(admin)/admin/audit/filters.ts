@@ -1,8 +1,4 @@
-import {
-	auditFilterSchema,
-	type AuditCursor,
-	type AuditFilter
-} from '$lib/server/domain/audit/query';
+import { type AuditCursor, type AuditFilter, auditFilterSchema } from '$lib/server/domain/audit';
 
 const FILTER_KEYS = ['action', 'actor', 'objectType', 'objectId', 'from', 'to'] as const;
 

@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import type { ImportCounts } from '$lib/server/domain/imports/import-errors';
-import { importPassages } from '$lib/server/domain/imports/passage-import';
-import { importQaFiles, type StreamedFile } from '$lib/server/domain/imports/qa-import';
 import {
+	type ImportCounts,
+	importPassages,
+	importQaFiles,
+	importResponses,
 	MATCH_BY,
 	MATCH_BY_LABELS,
-	importResponses
-} from '$lib/server/domain/imports/response-import';
-import { listImports } from '$lib/server/domain/items/items';
+	type StreamedFile
+} from '$lib/server/domain/imports';
+import { listImports } from '$lib/server/domain/items';
 import { failWith } from '$lib/server/errors';
 import { field, readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';

@@ -3,12 +3,12 @@ import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import {
 	createRun,
+	enqueueRun,
 	listCorpusSnapshots,
 	listModelsForScoring,
 	listRuns,
 	newRunSchema
-} from '$lib/server/domain/scoring-runs/runs';
-import { enqueueRun } from '$lib/server/domain/scoring-runs/jobs';
+} from '$lib/server/domain/scoring-runs';
 import { getJobQueue } from '$lib/server/jobs';
 import { failWith } from '$lib/server/errors';
 import { field, readForm } from '$lib/server/forms';

@@ -1,16 +1,17 @@
 import { redirect } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { listImports } from '$lib/server/domain/items/items';
+import { listImports } from '$lib/server/domain/items';
 import {
 	checkEligibility,
 	createStudy,
+	DEFAULT_PRESENTATION,
 	listModelsWithCounts,
 	listSnapshotsForStudies,
 	listStudies,
-	selectionSchema
-} from '$lib/server/domain/ranking/studies';
-import { DEFAULT_PRESENTATION, TYPES_WITH_DETAIL } from '$lib/server/domain/ranking/presentation';
+	selectionSchema,
+	TYPES_WITH_DETAIL
+} from '$lib/server/domain/ranking';
 import { DomainError, failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import { studyFormMessage, studyFormSchema } from './study-form';

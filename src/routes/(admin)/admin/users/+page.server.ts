@@ -2,17 +2,31 @@ import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { ROLES } from '$lib/constants';
-import { deactivateUser, reactivateUser } from '$lib/server/domain/people/accounts';
 import {
+	createInvitation,
+	createUser,
+	deactivateUser,
+	issuePasswordReset,
 	listInvitations,
+	listUsers,
+	reactivateUser,
 	resendInvitation,
-	revokeInvitation
-} from '$lib/server/domain/people/invitations';
-import { issuePasswordReset } from '$lib/server/domain/people/password-reset';
-import { createInvitation, createUser, listUsers, setRoles } from '$lib/server/domain/people/users';
+	revokeInvitation,
+	setRoles,
+	type LeasedWork
+} from '$lib/server/domain/people';
+import { releasePhysicianLeases } from '$lib/server/domain/ranking';
+import { returnLeasedTasks } from '$lib/server/domain/review';
 import { failWith } from '$lib/server/errors';
 import { field, readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
+
+// What a deactivation gives back, in its transaction: people sits below review and ranking, so
+// the page hands it their steps.
+const leasedWork: LeasedWork = {
+	reviewTasks: returnLeasedTasks,
+	rankingLeases: releasePhysicianLeases
+};
 
 export const load: PageServerLoad = async ({ locals, url }) => {
 	const me = requireRole(locals, 'organiser', url);
@@ -109,7 +123,7 @@ export const actions: Actions = {
 		const input = await readForm(request, userForm, { extra: { action: 'deactivate' } });
 		if (!input.ok) return input.failure;
 		try {
-			const done = await deactivateUser(getDb(), input.data.userId, actor.id);
+			const done = await deactivateUser(getDb(), input.data.userId, actor.id, leasedWork);
 			const work = done.reviewTasksReturned.length + done.assignmentsReleased.length;
 			return {
 				action: 'deactivate',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { sortRows, workload } from '$lib/server/domain/workload/workload';
+import { sortRows, workload } from '$lib/server/domain/workload';
 import type { PageServerLoad } from './$types';
 
 // Header ids of the two tables and the row field each sorts by: one `sort` parameter, so the

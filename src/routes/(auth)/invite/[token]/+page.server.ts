@@ -2,11 +2,13 @@ import { redirect } from '@sveltejs/kit';
 import { z } from 'zod';
 import { createSession } from '$lib/server/auth/session';
 import { getDb } from '$lib/server/db';
-import { acceptInvitation, findInvitation, passwordSchema } from '$lib/server/domain/people/users';
 import {
+	acceptInvitation,
+	findInvitation,
+	type InvitationLinkState,
 	invitationLinkState,
-	type InvitationLinkState
-} from '$lib/server/domain/people/invitations';
+	passwordSchema
+} from '$lib/server/domain/people';
 import { failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import { setSessionCookie } from '$lib/server/hooks/auth';

@@ -1,8 +1,7 @@
 import { error } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { AUDIT_CSV_HEADER, auditCsvLine } from '$lib/server/domain/audit/present';
-import { allAuditEvents } from '$lib/server/domain/audit/query';
+import { allAuditEvents, AUDIT_CSV_HEADER, auditCsvLine } from '$lib/server/domain/audit';
 import { readFilters } from '../filters';
 import type { RequestHandler } from './$types';
 

@@ -1,7 +1,7 @@
 import { error } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { getItem } from '$lib/server/domain/items/items';
+import { getItem } from '$lib/server/domain/items';
 import type { PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, params, url }) => {

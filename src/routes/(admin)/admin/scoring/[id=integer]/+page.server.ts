@@ -1,9 +1,7 @@
 import { error, redirect } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { scoreDistributions } from '$lib/server/domain/scoring-runs/results';
-import { getRun, rerunRun } from '$lib/server/domain/scoring-runs/runs';
-import { enqueueRun } from '$lib/server/domain/scoring-runs/jobs';
+import { enqueueRun, getRun, rerunRun, scoreDistributions } from '$lib/server/domain/scoring-runs';
 import { getJobQueue } from '$lib/server/jobs';
 import { failWith } from '$lib/server/errors';
 import type { Actions, PageServerLoad } from './$types';

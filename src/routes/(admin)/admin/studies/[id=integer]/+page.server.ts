@@ -3,11 +3,15 @@ import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { renderMarkdown } from '$lib/markdown';
-import { studyProgress } from '$lib/server/domain/ranking/progress';
-import { changeStudyState, getStudy } from '$lib/server/domain/ranking/studies';
-import { studyAudit, type StudyBlindingAudit } from '$lib/server/domain/ranking/blinding';
-import { previewStudyAudit } from '$lib/server/domain/ranking/blinding-preview';
-import { auditView } from '$lib/server/domain/ranking/blinding-audit';
+import {
+	auditView,
+	changeStudyState,
+	getStudy,
+	previewStudyAudit,
+	studyAudit,
+	type StudyBlindingAudit,
+	studyProgress
+} from '$lib/server/domain/ranking';
 import { failWith } from '$lib/server/errors';
 import { field, readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';

@@ -4,7 +4,7 @@ import {
 	listFeedback,
 	resolveFeedback,
 	resolveFeedbackSchema
-} from '$lib/server/domain/verification/feedback';
+} from '$lib/server/domain/verification';
 import { failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';

@@ -1,11 +1,11 @@
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { listDatasets } from '$lib/server/domain/items/datasets';
-import { sampleSummaries } from '$lib/server/domain/verification/sampling';
+import { listDatasets } from '$lib/server/domain/items';
 import {
 	datasetSettingsSchema,
+	sampleSummaries,
 	updateDatasetSettings
-} from '$lib/server/domain/verification/settings';
+} from '$lib/server/domain/verification';
 import { failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';

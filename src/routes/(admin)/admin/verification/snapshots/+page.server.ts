@@ -2,14 +2,14 @@ import { redirect } from '@sveltejs/kit';
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { listDatasets } from '$lib/server/domain/items/datasets';
+import { listDatasets } from '$lib/server/domain/items';
 import {
 	freezeSchema,
 	freezeSnapshot,
 	listSnapshots,
 	previewSnapshot,
 	relevanceThreshold
-} from '$lib/server/domain/verification/snapshots';
+} from '$lib/server/domain/verification';
 import { failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';

@@ -6,8 +6,11 @@ import { failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import { randomId } from '$lib/server/ids';
 import { renderMarkdown } from '$lib/markdown';
-import { getAssignmentView } from '$lib/server/domain/ranking/queue';
-import { rankingFormSchema, submitRankingAndNext } from '$lib/server/domain/ranking/rankings';
+import {
+	getAssignmentView,
+	rankingFormSchema,
+	submitRankingAndNext
+} from '$lib/server/domain/ranking';
 import type { Actions, PageServerLoad } from './$types';
 
 /** The ranking screen of an assignment's view. */

@@ -6,8 +6,8 @@ import {
 	judgementSchema,
 	newFormKey,
 	reviewWithRevisions
-} from '$lib/server/domain/review/reviews';
-import { itemForDisplay } from '$lib/server/domain/items/display';
+} from '$lib/server/domain/review';
+import { itemForDisplay } from '$lib/server/domain/items';
 import { failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';

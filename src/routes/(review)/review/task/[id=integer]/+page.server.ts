@@ -2,9 +2,15 @@ import { redirect } from '@sveltejs/kit';
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { claimNext, leasedItem, returnTask } from '$lib/server/domain/review/queue';
-import { reviewInputSchema, submitAndNext } from '$lib/server/domain/review/reviews';
-import { renewLease, reviewerWorkday } from '$lib/server/domain/review/workday';
+import {
+	claimNext,
+	leasedItem,
+	renewLease,
+	returnTask,
+	reviewerWorkday,
+	reviewInputSchema,
+	submitAndNext
+} from '$lib/server/domain/review';
 import { TIME_ZONE_COOKIE } from '$lib/review/time-zone';
 import { failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';

@@ -1,5 +1,5 @@
 import type { ItemVersionView } from '$lib/components/QaItemView.svelte';
-import type { leasedItem } from '$lib/server/domain/review/queue';
+import type { leasedItem } from '$lib/server/domain/review';
 
 type Leased = NonNullable<Awaited<ReturnType<typeof leasedItem>>>;
 

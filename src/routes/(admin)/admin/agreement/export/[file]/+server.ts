@@ -1,13 +1,14 @@
 import { error } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { dashboardReports, readDashboardQuery } from '$lib/server/domain/agreement/dashboard';
 import {
 	agreementBundle,
+	dashboardReports,
+	readDashboardQuery,
 	renderTable,
 	studyTables,
 	verificationTables
-} from '$lib/server/domain/agreement/export';
+} from '$lib/server/domain/agreement';
 import { isoDate } from '$lib/format';
 import type { RequestHandler } from './$types';
 

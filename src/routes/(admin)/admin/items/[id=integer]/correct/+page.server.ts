@@ -2,17 +2,19 @@ import { error, fail, redirect } from '@sveltejs/kit';
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { diffRecords, type FieldDiff } from '$lib/server/domain/items/correction-diff';
 import {
 	applyListOp,
 	checkCorrection,
-	valuesFromForm,
+	contentHash,
 	type CorrectionErrors,
-	type CorrectionValues
-} from '$lib/server/domain/items/correction-form';
-import { correctionStart, saveCorrection } from '$lib/server/domain/items/corrections';
-import { contentHash } from '$lib/server/domain/items/fields';
-import { getDispute, transitionDispute } from '$lib/server/domain/verification/disputes';
+	correctionStart,
+	type CorrectionValues,
+	diffRecords,
+	type FieldDiff,
+	saveCorrection,
+	valuesFromForm
+} from '$lib/server/domain/items';
+import { getDispute, transitionDispute } from '$lib/server/domain/verification';
 import { failWith } from '$lib/server/errors';
 import type { Actions, PageServerLoad, RequestEvent } from './$types';
 

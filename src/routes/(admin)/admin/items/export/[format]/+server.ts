@@ -2,7 +2,7 @@ import { error } from '@sveltejs/kit';
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { exportItems, itemsCsv, parseItemQuery } from '$lib/server/domain/items/items';
+import { exportItems, itemsCsv, parseItemQuery } from '$lib/server/domain/items';
 import type { RequestHandler } from './$types';
 
 const formatSchema = z.enum(['csv', 'json']);

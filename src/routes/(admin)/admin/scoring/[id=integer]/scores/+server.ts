@@ -2,8 +2,7 @@ import { error } from '@sveltejs/kit';
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { runScores, scoresCsv } from '$lib/server/domain/scoring-runs/results';
-import { getRun, UNRECORDED_CORPUS } from '$lib/server/domain/scoring-runs/runs';
+import { getRun, runScores, scoresCsv, UNRECORDED_CORPUS } from '$lib/server/domain/scoring-runs';
 import type { RequestHandler } from './$types';
 
 const formatSchema = z.enum(['csv', 'json']);

@@ -1,11 +1,7 @@
 import { error, redirect } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import {
-	adjudicate,
-	adjudicationCase,
-	adjudicationSchema
-} from '$lib/server/domain/verification/adjudication';
+import { adjudicate, adjudicationCase, adjudicationSchema } from '$lib/server/domain/verification';
 import { failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';

@@ -7,7 +7,7 @@ import {
 	getDispute,
 	transitionDispute,
 	transitionSchema
-} from '$lib/server/domain/verification/disputes';
+} from '$lib/server/domain/verification';
 import { failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';

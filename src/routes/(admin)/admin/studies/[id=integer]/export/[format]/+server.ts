@@ -5,9 +5,9 @@ import { getDb } from '$lib/server/db';
 import {
 	exportBlindingAudit,
 	exportRankings,
+	getStudy,
 	rankingsCsv
-} from '$lib/server/domain/ranking/export';
-import { getStudy } from '$lib/server/domain/ranking/studies';
+} from '$lib/server/domain/ranking';
 import type { RequestHandler } from './$types';
 
 /** The rankings as CSV or JSON, or the blinding audit (JSON). */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { QA_TYPES } from '$lib/constants';
-import { snapshotExport } from '$lib/server/domain/verification/snapshots';
+import { snapshotExport } from '$lib/server/domain/verification';
 import type { RequestHandler } from './$types';
 
 const typeSchema = z.enum(QA_TYPES).optional();

@@ -1,28 +1,15 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { rowsOf } from '../../db/client';
 import type { Db, Tx } from '../../db/client';
-import { review } from '../../db/schema';
 import type { ItemStatus, Provenance, Verdict } from '../../../constants';
 
-interface Outcome {
+/** An item's workflow state and final judgement, as its reviews and adjudication resolve it. */
+export interface Outcome {
 	/** The workflow state; the verdict is in finalVerdict whatever it is. */
 	status: ItemStatus;
 	provenance: Provenance | null;
 	finalVerdict: Verdict | null;
 	finalRelevance: number | null;
-}
-
-/** The latest revision of each round's review of an item. */
-export async function latestReviews(db: Db | Tx, itemId: number) {
-	const rows = await db
-		.select()
-		.from(review)
-		.where(eq(review.itemId, itemId))
-		.orderBy(desc(review.revision), desc(review.id));
-	return {
-		primary: rows.find((r) => r.round === 'primary') ?? null,
-		secondary: rows.find((r) => r.round === 'secondary') ?? null
-	};
 }
 
 /**
@@ -38,7 +25,7 @@ export async function latestReviews(db: Db | Tx, itemId: number) {
  * dispute or feedback) is read with `itemOutcome` and `heldSql`. Withdrawn items stay withdrawn.
  */
 export async function resolveItemOutcome(tx: Db | Tx, itemId: number): Promise<Outcome | null> {
-	// item_resolve_outcome: src/lib/server/db/functions/verification.sql
+	// item_resolve_outcome: src/lib/server/db/functions/items.sql
 	const [row] = rowsOf<{
 		status: ItemStatus;
 		provenance: Provenance | null;

@@ -1,0 +1,67 @@
+-- An item's outcome, as a database function: its workflow state, provenance and final judgement
+-- from its reviews and adjudication. src/lib/server/domain/items (outcome.ts) and the review
+-- functions (review.sql) call it.
+-- Applied after the schema migrations whenever this file changes (src/lib/server/db/functions.ts);
+-- change a function here, never in a numbered migration.
+
+-- An item's workflow state, provenance and final judgement from its reviews and adjudication: the
+-- single place these columns are written. Withdrawn items stay withdrawn (no row returned).
+-- Called by review_submit (review.sql) and items/outcome.ts `resolveItemOutcome`.
+CREATE OR REPLACE FUNCTION item_resolve_outcome(p_item integer)
+RETURNS TABLE (status item_status, provenance provenance, final_verdict verdict, final_relevance smallint)
+LANGUAGE plpgsql ROWS 1 AS $$
+#variable_conflict use_column
+DECLARE
+	it record;
+	adj record;
+	pri record;
+	sec record;
+	o_status item_status;
+	o_provenance provenance;
+	o_verdict verdict;
+	o_relevance smallint;
+BEGIN
+	SELECT i.status, i.in_secondary_sample AS sampled, d.disagree_on_verdict, d.relevance_gap INTO it
+	FROM qa_item i JOIN dataset d ON d.id = i.dataset_id WHERE i.id = p_item;
+	IF NOT FOUND OR it.status = 'withdrawn' THEN
+		RETURN;
+	END IF;
+	SELECT a.verdict, a.relevance INTO adj FROM adjudication a
+	WHERE a.item_id = p_item ORDER BY a.id DESC LIMIT 1;
+	IF FOUND THEN
+		o_status := 'done'; o_provenance := 'adjudicated';
+		o_verdict := adj.verdict; o_relevance := adj.relevance;
+	ELSE
+		SELECT r.verdict, r.relevance INTO pri FROM review r
+		WHERE r.item_id = p_item AND r.round = 'primary' ORDER BY r.revision DESC, r.id DESC LIMIT 1;
+		IF NOT FOUND THEN
+			o_status := 'awaiting_primary';
+		ELSIF NOT it.sampled THEN
+			o_status := 'done'; o_provenance := 'single';
+			o_verdict := pri.verdict; o_relevance := pri.relevance;
+		ELSE
+			SELECT r.verdict, r.relevance INTO sec FROM review r
+			WHERE r.item_id = p_item AND r.round = 'secondary' ORDER BY r.revision DESC, r.id DESC LIMIT 1;
+			IF NOT FOUND THEN
+				o_status := 'awaiting_secondary';
+			ELSIF (it.disagree_on_verdict AND pri.verdict <> sec.verdict)
+				OR abs(pri.relevance - sec.relevance) >= it.relevance_gap THEN
+				-- Differing verdicts (when the dataset counts them) or relevance at least the gap apart.
+				o_status := 'awaiting_adjudication';
+			ELSE
+				-- Agreeing reviews: the more cautious verdict and the lower relevance, so an item only
+				-- reaches a snapshot when both reviewers rated it that high.
+				o_status := 'done'; o_provenance := 'agreed';
+				o_verdict := CASE
+					WHEN array_position(ARRAY['correct', 'cannot_tell', 'incorrect']::verdict[], pri.verdict)
+						>= array_position(ARRAY['correct', 'cannot_tell', 'incorrect']::verdict[], sec.verdict)
+					THEN pri.verdict ELSE sec.verdict END;
+				o_relevance := least(pri.relevance, sec.relevance);
+			END IF;
+		END IF;
+	END IF;
+	UPDATE qa_item SET status = o_status, provenance = o_provenance, final_verdict = o_verdict,
+		final_relevance = o_relevance, updated_at = now()
+	WHERE id = p_item;
+	RETURN QUERY SELECT o_status, o_provenance, o_verdict, o_relevance;
+END $$;

@@ -1,0 +1,13 @@
+// The agreement dashboard's reports: what the routes and the CLI may use (see README.md).
+export { cachedStudyAgreement, cachedVerificationAgreement } from './cache';
+export { dashboardReports, readDashboardQuery } from './dashboard';
+export { agreementBundle, renderTable, studyTables, verificationTables } from './export';
+export {
+	candidateScores,
+	rankingJudgements,
+	reviewJudgements,
+	studyRuns,
+	verificationOutcomes
+} from './extract';
+export { studyAgreement, type StudyAgreement } from './study';
+export { verificationAgreement, type VerificationAgreement } from './verification';

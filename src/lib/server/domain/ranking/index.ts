@@ -1,0 +1,26 @@
+// Physicians' ranking studies: what other features and the routes may use (see README.md).
+export { studyAudit, type StudyBlindingAudit } from './blinding';
+export { auditView } from './blinding-audit';
+export { previewStudyAudit } from './blinding-preview';
+export { exportBlindingAudit, exportRankings, rankingsCsv } from './export';
+export { DEFAULT_PRESENTATION, TYPES_WITH_DETAIL } from './presentation';
+export { studyProgress, type ModelJudgements } from './progress';
+export {
+	claimNext,
+	getAssignmentView,
+	listOpenStudiesFor,
+	releasePhysicianLeases,
+	type ClaimResult
+} from './queue';
+export { rankingFormSchema, submitRanking, submitRankingAndNext } from './rankings';
+export {
+	changeStudyState,
+	checkEligibility,
+	createStudy,
+	getStudy,
+	listModelsWithCounts,
+	listSnapshotsForStudies,
+	listStudies,
+	selectionSchema,
+	type StudyInput
+} from './studies';

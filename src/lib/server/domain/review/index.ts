@@ -1,0 +1,23 @@
+// Reviewers' queue and reviews: what other features and the routes may use (see README.md).
+export { applyPassageSetting, releasePassageTasks, tasksAwaitingPassage } from './passage';
+export {
+	claimNext,
+	createPrimaryTasks,
+	currentLease,
+	leasedItem,
+	refreshSortKeys,
+	returnLeasedTasks,
+	returnTask
+} from './queue';
+export {
+	amendReview,
+	judgementSchema,
+	newFormKey,
+	reviewHistory,
+	reviewInputSchema,
+	reviewWithRevisions,
+	submitAndNext,
+	submitReview,
+	type JudgementInput
+} from './reviews';
+export { renewLease, reviewerWorkday } from './workday';
