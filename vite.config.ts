@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { sveltekit } from '@sveltejs/kit/vite';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
@@ -33,6 +34,9 @@ export default defineConfig({
 		testTimeout: 60_000,
 		hookTimeout: 120_000,
 		pool: 'forks',
+		// One fork per core (vitest's default leaves one core to itself): the database tests are
+		// CPU-bound in PGlite, and on a 2-core machine a second fork cuts the run by a quarter.
+		maxWorkers: availableParallelism(),
 		// A test that asserts nothing is a defect: every test must make at least one assertion.
 		expect: { requireAssertions: true },
 		projects: [

@@ -190,6 +190,8 @@ test('one verification cycle: seeded sample, keyboard review, blind secondary, a
 test('a dispute is raised from the review screen and rejected by an organiser', async ({
 	browser
 }) => {
+	// Two people's sessions and a dozen pages: past Playwright's default 30 s on a loaded machine.
+	test.setTimeout(90_000);
 	const reviewer = await pageFor(browser, 'reviewer3');
 	await reviewer.goto('/review');
 	await reviewer.getByRole('button', { name: 'Start reviewing' }).click();
