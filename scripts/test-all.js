@@ -4,6 +4,7 @@
 // as failed, never vanishes.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { relative } from 'node:path';
 
 mkdirSync('test-results', { recursive: true });
 const VITEST_JSON = 'test-results/vitest.json';
@@ -19,6 +20,10 @@ function run(label, cmd, args, env = {}) {
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const problems = [];
+/** Every skipped test, with why: printed together at the end of the run. */
+const skipped = [];
+/** A skipped suite's title ends in `[skipped: <reason>]` (scoring/src/testing/skip.ts). */
+const reasonIn = (name) => /\[skipped: ([^\]]+)\]/.exec(name)?.[1] ?? null;
 
 // --- vitest -----------------------------------------------------------------------------------
 const unit = run('unit and database tests', 'npx', [
@@ -36,7 +41,14 @@ if (existsSync(VITEST_JSON)) {
 			counted++;
 			if (t.status === 'passed') totals.passed++;
 			else if (t.status === 'failed') totals.failed++;
-			else totals.skipped++; // skipped, pending, todo
+			else {
+				totals.skipped++; // skipped, pending, todo
+				const name = [...t.ancestorTitles, t.title].join(' › ');
+				skipped.push({
+					where: `${relative(process.cwd(), file.name)} › ${name.replace(/ \[skipped: [^\]]+\]/g, '')}`,
+					reason: reasonIn(t.fullName) ?? 'no reason given'
+				});
+			}
 		}
 		// A file that failed before its tests ran (syntax error, failing hook) has no results of its
 		// own: count it as one failed test so it cannot disappear.
@@ -70,6 +82,7 @@ if (build !== 0) {
 			totals.failed += listed - seen;
 		}
 		if (listed === 0) problems.push('playwright listed no test');
+		collectPlaywrightSkips(JSON.parse(readFileSync(PW_JSON, 'utf8')));
 	} else {
 		problems.push(`playwright exited with ${e2e} and wrote no report`);
 		totals.failed += listed;
@@ -97,6 +110,28 @@ function listPlaywright() {
 	}
 }
 
+/** Playwright's skipped tests, with the description of their `test.skip(condition, why)`. */
+function collectPlaywrightSkips(report) {
+	const walk = (suite, titles) => {
+		for (const spec of suite.specs ?? [])
+			for (const t of spec.tests ?? [])
+				if (t.status === 'skipped')
+					skipped.push({
+						where: `tests/e2e/${spec.file} › ${[...titles, spec.title].join(' › ')}`,
+						reason:
+							t.annotations?.find((a) => a.type === 'skip' || a.type === 'fixme')?.description ??
+							'no reason given'
+					});
+		for (const child of suite.suites ?? [])
+			walk(child, child.title && child.title !== child.file ? [...titles, child.title] : titles);
+	};
+	for (const suite of report.suites ?? []) walk(suite, []);
+}
+
+if (skipped.length) {
+	console.log(`\n${skipped.length} skipped:`);
+	for (const s of skipped) console.log(`skipped: ${s.where} — ${s.reason}`);
+}
 for (const p of problems) console.log(`problem: ${p}`);
 if (problems.length && totals.failed === 0) totals.failed = problems.length;
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);

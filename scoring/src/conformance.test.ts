@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createHashEmbedder } from './embedders/hash';
 import { scoreSubmission, type SubmissionFile, type TaskType } from './index';
 import { findSampleDir } from './testing/sample-dir';
+import { skippedTitle } from './testing/skip';
 import type { QaRecord } from './types';
 
 /* The ClinIQLink sample is licensed for format validation only, so it is read from outside the
@@ -48,84 +49,87 @@ function goldSubmission(
 	return out;
 }
 
-describe.skipIf(!present)('conformance on the ClinIQLink sample', () => {
-	const embedder = createHashEmbedder(384);
-	const ngram = () => ({ bleu: 1, rouge: 1, meteor: 1 });
+describe.skipIf(!present)(
+	skippedTitle('conformance on the ClinIQLink sample', present ? null : reason),
+	() => {
+		const embedder = createHashEmbedder(384);
+		const ngram = () => ({ bleu: 1, rouge: 1, meteor: 1 });
 
-	it('has all seven types in the sample', () => {
-		expect(Object.keys(load()).sort()).toEqual(
-			[
-				'list',
-				'multi_hop',
-				'multi_hop_inverse',
-				'multiple_choice',
-				'short_answer',
-				'short_inverse',
-				'true_false'
-			].sort()
-		);
-	});
+		it('has all seven types in the sample', () => {
+			expect(Object.keys(load()).sort()).toEqual(
+				[
+					'list',
+					'multi_hop',
+					'multi_hop_inverse',
+					'multiple_choice',
+					'short_answer',
+					'short_inverse',
+					'true_false'
+				].sort()
+			);
+		});
 
-	it('gold answers as responses score perfectly on closed-ended types in both modes', async () => {
-		const by = load();
-		const qaRecords = Object.values(by).flat();
-		for (const mode of ['official', 'corrected'] as const) {
-			const res = await scoreSubmission({
+		it('gold answers as responses score perfectly on closed-ended types in both modes', async () => {
+			const by = load();
+			const qaRecords = Object.values(by).flat();
+			for (const mode of ['official', 'corrected'] as const) {
+				const res = await scoreSubmission({
+					submission: goldSubmission(by),
+					qaRecords,
+					embedder,
+					ngram,
+					mode
+				});
+				expect(res.leaderboard.tfAcc).toBe(1);
+				expect(res.leaderboard.mcAcc).toBe(1);
+				expect(res.leaderboard.listF1).toBe(1);
+				expect(res.perType.list.list_invalid_count).toBe(0);
+				expect(res.leaderboard.short).toBe(1);
+				expect(res.leaderboard.shortInverse).toBe(1);
+				expect(res.leaderboard.multiHop).toBe(1);
+				expect(res.perType.multi_hop_inverse.step_identification_rate).toBe(1);
+			}
+		});
+
+		it('official reproduces the explanation-in-step-line quirk on multi_hop_inverse; corrected does not', async () => {
+			const by = load();
+			const qaRecords = Object.values(by).flat();
+			const off = await scoreSubmission({
+				submission: goldSubmission(by),
+				qaRecords,
+				embedder,
+				ngram
+			});
+			const cor = await scoreSubmission({
 				submission: goldSubmission(by),
 				qaRecords,
 				embedder,
 				ngram,
-				mode
+				mode: 'corrected'
 			});
-			expect(res.leaderboard.tfAcc).toBe(1);
-			expect(res.leaderboard.mcAcc).toBe(1);
-			expect(res.leaderboard.listF1).toBe(1);
-			expect(res.perType.list.list_invalid_count).toBe(0);
-			expect(res.leaderboard.short).toBe(1);
-			expect(res.leaderboard.shortInverse).toBe(1);
-			expect(res.leaderboard.multiHop).toBe(1);
-			expect(res.perType.multi_hop_inverse.step_identification_rate).toBe(1);
-		}
-	});
-
-	it('official reproduces the explanation-in-step-line quirk on multi_hop_inverse; corrected does not', async () => {
-		const by = load();
-		const qaRecords = Object.values(by).flat();
-		const off = await scoreSubmission({
-			submission: goldSubmission(by),
-			qaRecords,
-			embedder,
-			ngram
+			expect(off.leaderboard.multiHopInverse).toBeLessThan(1);
+			expect(cor.leaderboard.multiHopInverse).toBe(1);
+			// IDF corpus: official = answer fields (MC adds none); corrected = the compared gold texts.
+			expect(off.meta.idfCorpusSize).toBe(qaRecords.length - by.multiple_choice.length);
+			expect(cor.meta.idfCorpusSize).toBe(
+				by.short_answer.length +
+					by.multi_hop.length +
+					by.short_inverse.length +
+					by.multi_hop_inverse.length
+			);
 		});
-		const cor = await scoreSubmission({
-			submission: goldSubmission(by),
-			qaRecords,
-			embedder,
-			ngram,
-			mode: 'corrected'
-		});
-		expect(off.leaderboard.multiHopInverse).toBeLessThan(1);
-		expect(cor.leaderboard.multiHopInverse).toBe(1);
-		// IDF corpus: official = answer fields (MC adds none); corrected = the compared gold texts.
-		expect(off.meta.idfCorpusSize).toBe(qaRecords.length - by.multiple_choice.length);
-		expect(cor.meta.idfCorpusSize).toBe(
-			by.short_answer.length +
-				by.multi_hop.length +
-				by.short_inverse.length +
-				by.multi_hop_inverse.length
-		);
-	});
 
-	it('letter answers score 0 officially on MC and 1 in corrected mode', async () => {
-		const by = load();
-		const letters = by.multiple_choice.map((r) =>
-			String.fromCharCode(65 + (r.options as string[]).indexOf(String(r.correct_answer)))
-		);
-		const submission = { multiple_choice: { inputs: by.multiple_choice, responses: letters } };
-		const off = await scoreSubmission({ submission, embedder, ngram });
-		const cor = await scoreSubmission({ submission, embedder, ngram, mode: 'corrected' });
-		expect(off.leaderboard.mcAcc).toBe(0);
-		expect(off.perType.multiple_choice.multiple_choice_letter_match).toBe(1);
-		expect(cor.leaderboard.mcAcc).toBe(1);
-	});
-});
+		it('letter answers score 0 officially on MC and 1 in corrected mode', async () => {
+			const by = load();
+			const letters = by.multiple_choice.map((r) =>
+				String.fromCharCode(65 + (r.options as string[]).indexOf(String(r.correct_answer)))
+			);
+			const submission = { multiple_choice: { inputs: by.multiple_choice, responses: letters } };
+			const off = await scoreSubmission({ submission, embedder, ngram });
+			const cor = await scoreSubmission({ submission, embedder, ngram, mode: 'corrected' });
+			expect(off.leaderboard.mcAcc).toBe(0);
+			expect(off.perType.multiple_choice.multiple_choice_letter_match).toBe(1);
+			expect(cor.leaderboard.mcAcc).toBe(1);
+		});
+	}
+);

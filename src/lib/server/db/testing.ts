@@ -11,6 +11,13 @@ export function testDbKinds(): TestDbKind[] {
 	return inject('postgresTemplateUrl') ? ['pglite', 'postgres'] : ['pglite'];
 }
 
+/** Why a test that needs a PostgreSQL server cannot run, or null when one is configured. */
+export function postgresUnmet(): string | null {
+	return hasPostgres()
+		? null
+		: 'needs a PostgreSQL server (set TEST_DATABASE_URL); PGlite runs one statement at a time';
+}
+
 /** Whether a real PostgreSQL server is configured for tests. */
 export function hasPostgres(): boolean {
 	return Boolean(inject('postgresTemplateUrl'));

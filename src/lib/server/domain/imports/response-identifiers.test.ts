@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { findSampleDir } from '$scoring/testing/sample-dir';
+import { skippedTitle } from '$scoring/testing/skip';
 import { qaItem, response } from '../../db/schema';
 import { countAllRows, describeEachDb } from '../../db/testing';
 import { validRecord } from '../../fixtures/records';
@@ -189,54 +190,57 @@ describeEachDb('model outputs matched by ClinIQLink identifiers', (h) => {
 const { dir: SAMPLE_DIR, reason } = findSampleDir();
 if (!SAMPLE_DIR) console.warn(`Skipping the sample-shaped output import test: ${reason}`);
 
-describe.skipIf(!SAMPLE_DIR)('ClinIQLink sample shapes (outputs by identifier)', () => {
-	describeEachDb('sample', (h) => {
-		const files = SAMPLE_DIR
-			? readdirSync(SAMPLE_DIR)
-					.filter((f) => f.endsWith('.json'))
-					.map((f) => ({
-						fileName: f,
-						records: JSON.parse(readFileSync(join(SAMPLE_DIR, f), 'utf8')) as Record<
-							string,
-							unknown
-						>[]
-					}))
-			: [];
-		beforeEach(async () => {
-			await importQaFiles(
-				h.db,
-				files.map((f) => ({ fileName: f.fileName, text: JSON.stringify(f.records) })),
-				{ actor }
-			);
-		});
-
-		it('imports submission files built from the sample by paragraph id, and outputs alone by position', async () => {
-			const total = files.reduce((n, f) => n + f.records.length, 0);
-			const submissions = files.map((f) => ({
-				fileName: f.fileName,
-				text: JSON.stringify({
-					inputs: f.records,
-					responses: f.records.map((_, i) => `answer ${i}`),
-					prompts: f.records.map(() => 'prompt')
-				})
-			}));
-			const bySource = await importResponses(h.db, submissions, {
-				actor,
-				model: 'm',
-				matchBy: 'source'
+describe.skipIf(!SAMPLE_DIR)(
+	skippedTitle('ClinIQLink sample shapes (outputs by identifier)', SAMPLE_DIR ? null : reason),
+	() => {
+		describeEachDb('sample', (h) => {
+			const files = SAMPLE_DIR
+				? readdirSync(SAMPLE_DIR)
+						.filter((f) => f.endsWith('.json'))
+						.map((f) => ({
+							fileName: f,
+							records: JSON.parse(readFileSync(join(SAMPLE_DIR, f), 'utf8')) as Record<
+								string,
+								unknown
+							>[]
+						}))
+				: [];
+			beforeEach(async () => {
+				await importQaFiles(
+					h.db,
+					files.map((f) => ({ fileName: f.fileName, text: JSON.stringify(f.records) })),
+					{ actor }
+				);
 			});
-			expect(bySource).toMatchObject({ created: total, skipped: 0 });
-			const alone = files.map((f) => ({
-				fileName: f.fileName,
-				text: JSON.stringify(f.records.map((_, i) => `answer ${i}`))
-			}));
-			const byPosition = await importResponses(h.db, alone, { actor, model: 'm' });
-			expect(byPosition.matches.every((m) => m.by === 'position')).toBe(true);
-			// Sample items are imported in file order, so positions pair each output with its record.
-			expect(byPosition).toMatchObject({ created: 0, updated: 0, unchanged: total });
-			expect(
-				await h.db.select({ n: count() }).from(response).where(eq(response.text, 'answer 0'))
-			).toEqual([{ n: files.length }]);
+
+			it('imports submission files built from the sample by paragraph id, and outputs alone by position', async () => {
+				const total = files.reduce((n, f) => n + f.records.length, 0);
+				const submissions = files.map((f) => ({
+					fileName: f.fileName,
+					text: JSON.stringify({
+						inputs: f.records,
+						responses: f.records.map((_, i) => `answer ${i}`),
+						prompts: f.records.map(() => 'prompt')
+					})
+				}));
+				const bySource = await importResponses(h.db, submissions, {
+					actor,
+					model: 'm',
+					matchBy: 'source'
+				});
+				expect(bySource).toMatchObject({ created: total, skipped: 0 });
+				const alone = files.map((f) => ({
+					fileName: f.fileName,
+					text: JSON.stringify(f.records.map((_, i) => `answer ${i}`))
+				}));
+				const byPosition = await importResponses(h.db, alone, { actor, model: 'm' });
+				expect(byPosition.matches.every((m) => m.by === 'position')).toBe(true);
+				// Sample items are imported in file order, so positions pair each output with its record.
+				expect(byPosition).toMatchObject({ created: 0, updated: 0, unchanged: total });
+				expect(
+					await h.db.select({ n: count() }).from(response).where(eq(response.text, 'answer 0'))
+				).toEqual([{ n: files.length }]);
+			});
 		});
-	});
-});
+	}
+);

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findSampleDir } from '$scoring/testing/sample-dir';
+import { skippedTitle } from '$scoring/testing/skip';
 import { qaRecordSchemas, type QaRecord } from '../../../schemas/qa-record';
 import { typedFields } from '../items/fields';
 import { auditBlinding, type AuditQuestion, type Feature } from './blinding-audit';
@@ -63,54 +64,66 @@ function syntheticOutputs(record: QaRecord): string[] {
 	}
 }
 
-describe.skipIf(!present)('blinding on the ClinIQLink sample (format validation)', () => {
-	const records: QaRecord[] = present
-		? readdirSync(SAMPLE_DIR)
-				.filter((f) => f.endsWith('.json'))
-				.flatMap((f) => JSON.parse(readFileSync(join(SAMPLE_DIR, f), 'utf8')) as { type: string }[])
-				.map((r) => qaRecordSchemas[r.type as QaRecord['type']].parse(r) as QaRecord)
-		: [];
+describe.skipIf(!present)(
+	skippedTitle('blinding on the ClinIQLink sample (format validation)', present ? null : reason),
+	() => {
+		const records: QaRecord[] = present
+			? readdirSync(SAMPLE_DIR)
+					.filter((f) => f.endsWith('.json'))
+					.flatMap(
+						(f) => JSON.parse(readFileSync(join(SAMPLE_DIR, f), 'utf8')) as { type: string }[]
+					)
+					.map((r) => qaRecordSchemas[r.type as QaRecord['type']].parse(r) as QaRecord)
+			: [];
 
-	function questions(presented: boolean): AuditQuestion[] {
-		return records.map((record, i) => {
-			const f = typedFields(record);
-			const raw = [
-				{ text: f.answer ?? '', isReference: true, model: null },
-				...syntheticOutputs(record).map((text, j) => ({ text, isReference: false, model: `m${j}` }))
-			];
-			const texts = presented
-				? presentCandidates({ type: record.type, options: f.options, reasoning: f.reasoning }, raw)
-				: raw.map((r) => r.text);
-			return {
-				id: i + 1,
-				label: record.question,
-				type: record.type,
-				candidates: raw.map((r, j) => ({ ...r, text: texts[j] }))
-			};
+		function questions(presented: boolean): AuditQuestion[] {
+			return records.map((record, i) => {
+				const f = typedFields(record);
+				const raw = [
+					{ text: f.answer ?? '', isReference: true, model: null },
+					...syntheticOutputs(record).map((text, j) => ({
+						text,
+						isReference: false,
+						model: `m${j}`
+					}))
+				];
+				const texts = presented
+					? presentCandidates(
+							{ type: record.type, options: f.options, reasoning: f.reasoning },
+							raw
+						)
+					: raw.map((r) => r.text);
+				return {
+					id: i + 1,
+					label: record.question,
+					type: record.type,
+					candidates: raw.map((r, j) => ({ ...r, text: texts[j] }))
+				};
+			});
+		}
+		const surface: Feature[] = ['prefix', 'separator', 'firstLetter'];
+		const bySurface = (flags: { features: Feature[] }[]) =>
+			flags.filter((q) => q.features.some((f) => surface.includes(f)));
+
+		it('raw texts give the reference away by prefix, separator or case', () => {
+			const audit = auditBlinding(questions(false));
+			expect(audit.withReference).toBe(records.length);
+			console.info(
+				`ClinIQLink sample, raw: reference identifiable by form in ${audit.byForm.length} of ` +
+					`${records.length} questions, by prefix/separator/case in ${bySurface(audit.byForm).length}`
+			);
+			expect(bySurface(audit.byForm).length).toBeGreaterThan(records.length / 3);
+		});
+
+		it('presented texts leave no question where prefix, separator or case singles out the reference', () => {
+			const audit = auditBlinding(questions(true));
+			console.info(
+				`ClinIQLink sample, presented: reference identifiable by form in ${audit.byForm.length} of ` +
+					`${records.length} questions; by length in ${audit.byLength.length}`
+			);
+			expect(records.length).toBeGreaterThanOrEqual(35);
+			expect(bySurface(audit.byForm)).toEqual([]);
+			expect(audit.byForm).toEqual([]);
 		});
 	}
-	const surface: Feature[] = ['prefix', 'separator', 'firstLetter'];
-	const bySurface = (flags: { features: Feature[] }[]) =>
-		flags.filter((q) => q.features.some((f) => surface.includes(f)));
-
-	it('raw texts give the reference away by prefix, separator or case', () => {
-		const audit = auditBlinding(questions(false));
-		expect(audit.withReference).toBe(records.length);
-		console.info(
-			`ClinIQLink sample, raw: reference identifiable by form in ${audit.byForm.length} of ` +
-				`${records.length} questions, by prefix/separator/case in ${bySurface(audit.byForm).length}`
-		);
-		expect(bySurface(audit.byForm).length).toBeGreaterThan(records.length / 3);
-	});
-
-	it('presented texts leave no question where prefix, separator or case singles out the reference', () => {
-		const audit = auditBlinding(questions(true));
-		console.info(
-			`ClinIQLink sample, presented: reference identifiable by form in ${audit.byForm.length} of ` +
-				`${records.length} questions; by length in ${audit.byLength.length}`
-		);
-		expect(records.length).toBeGreaterThanOrEqual(35);
-		expect(bySurface(audit.byForm)).toEqual([]);
-		expect(audit.byForm).toEqual([]);
-	});
-});
+);

@@ -4,7 +4,8 @@ import type { DatabaseHandle, Db } from '../../db/client';
 import { rowsOf } from '../../db/client';
 import { dataset, qaItem, review, reviewerTally, reviewTask, type User } from '../../db/schema';
 import { QA_TYPES, VERDICTS } from '../../../constants';
-import { createTestDb, describeEachDb, hasPostgres } from '../../db/testing';
+import { createTestDb, describeEachDb, hasPostgres, postgresUnmet } from '../../db/testing';
+import { skippedTitle } from '$scoring/testing/skip';
 import { validRecord } from '../../fixtures/records';
 import { seedItems, seedPassages, seedUsers } from '../../fixtures/review';
 import { importQaFiles } from '../imports/qa-import';
@@ -158,7 +159,7 @@ describeEachDb('reviewer tally', (h) => {
 // Concurrent submissions and sample changes only interleave with real connections (PGlite runs one
 // statement at a time).
 describe.skipIf(!hasPostgres())(
-	'reviewer tally under concurrency (needs TEST_DATABASE_URL)',
+	skippedTitle('reviewer tally under concurrency (PostgreSQL)', postgresUnmet()),
 	() => {
 		let h: DatabaseHandle;
 		const REVIEWERS = 8;
