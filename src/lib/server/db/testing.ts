@@ -106,14 +106,37 @@ const CONTENTS = `
 	from pg_tables
 	where schemaname not in ('pg_catalog', 'information_schema', 'drizzle')`;
 
+/**
+ * Empties every table (drizzle's bookkeeping stays). DELETE is about eight times faster than
+ * TRUNCATE on a test's few rows (no new files for every table and index), but keeps the planner's
+ * row estimate of a table a test analysed, which the next test would see (an "about n rows" count
+ * of an empty table): such a table is truncated, which resets it as a new table has it.
+ */
+const EMPTY_TABLES = `
+	do $$
+	declare r record;
+	begin
+		for r in
+			select c.oid::regclass::text as name, (c.reltuples >= 0 or c.relpages > 0) as analysed
+			from pg_class c join pg_namespace n on n.oid = c.relnamespace
+			where c.relkind in ('r', 'p')
+				and n.nspname not in ('pg_catalog', 'information_schema', 'drizzle')
+				and n.nspname not like 'pg\\_%'
+		loop
+			if r.analysed then execute 'truncate ' || r.name || ' cascade';
+			else execute 'delete from ' || r.name;
+			end if;
+		end loop;
+	end $$`;
+
 /** Runs statements on a test database, whichever driver it is on. */
 type Exec = (statements: string) => Promise<Record<string, unknown>[]>;
 
 /**
  * A database a test file's tests take turns on. Loading a fresh copy of the template for every
  * test is the costliest step of the suite (about a second on PGlite); instead, between tests the
- * copy is put back into the template's state: every table emptied (TRUNCATE, with triggers off so
- * the append-only audit table allows it), every sequence restarted, every session setting,
+ * copy is put back into the template's state: every table emptied (with triggers off, so the
+ * append-only audit table allows it and foreign keys do not dictate an order), every sequence restarted, every session setting,
  * temporary table, prepared statement and advisory lock discarded. A test that changed the
  * schema itself (a table, column, function, trigger, constraint, extension, schema or migration
  * row differs from the template's) gets a fresh copy instead, as does one that closed its handle.
@@ -144,7 +167,7 @@ async function reusable(exec: Exec): Promise<Reusable | null> {
 				await exec(
 					[
 						'set session_replication_role = replica',
-						tables ? `truncate ${tables} restart identity` : '',
+						EMPTY_TABLES,
 						sequences,
 						'set session_replication_role = default'
 					]
