@@ -2,7 +2,7 @@
 // (Playwright, Chromium). Its last line is "N passed, N failed, N skipped", where every test that
 // was collected is counted once: a test that never ran (a crashed file, an interrupted run) counts
 // as failed, never vanishes.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { relative } from 'node:path';
 
@@ -24,6 +24,19 @@ const problems = [];
 const skipped = [];
 /** A skipped suite's title ends in `[skipped: <reason>]` (scoring/src/testing/skip.ts). */
 const reasonIn = (name) => /\[skipped: ([^\]]+)\]/.exec(name)?.[1] ?? null;
+
+// --- the production build, alongside vitest ---------------------------------------------------
+// The build is mostly one thread and vitest's forks leave gaps: started together, the build is
+// done by the time the end-to-end tests need it. Its output is printed when vitest has finished.
+const t0 = Date.now();
+const building = new Promise((done) => {
+	let output = '';
+	const child = spawn('npx', ['vite', 'build'], { env: process.env });
+	child.stdout.on('data', (d) => (output += d));
+	child.stderr.on('data', (d) => (output += d));
+	child.on('error', (e) => done({ status: 1, output: `${output}\n${e.message}` }));
+	child.on('close', (status) => done({ status: status ?? 1, output }));
+});
 
 // --- vitest -----------------------------------------------------------------------------------
 const unit = run('unit and database tests', 'npx', [
@@ -61,8 +74,11 @@ if (existsSync(VITEST_JSON)) {
 } else if (unit !== 0) problems.push(`vitest exited with ${unit} and wrote no report`);
 else problems.push('vitest wrote no report');
 
-// --- build and Playwright --------------------------------------------------------------------
-const build = run('production build', 'npx', ['vite', 'build']);
+// --- Playwright ------------------------------------------------------------------------------
+const built = await building;
+console.log(`\n=== production build: npx vite build (alongside vitest)`);
+process.stdout.write(built.output);
+const build = built.status;
 if (build !== 0) {
 	problems.push('the production build failed, so no end-to-end test ran');
 	// The e2e tests that exist still count: list them and count each as failed.
@@ -128,6 +144,7 @@ function collectPlaywrightSkips(report) {
 	for (const suite of report.suites ?? []) walk(suite, []);
 }
 
+console.log(`\nwall time: ${((Date.now() - t0) / 60_000).toFixed(1)} min`);
 if (skipped.length) {
 	console.log(`\n${skipped.length} skipped:`);
 	for (const s of skipped) console.log(`skipped: ${s.where} — ${s.reason}`);
