@@ -2,7 +2,7 @@
 // (Playwright, Chromium). Its last line is "N passed, N failed, N skipped", where every test that
 // was collected is counted once: a test that never ran (a crashed file, an interrupted run) counts
 // as failed, never vanishes.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { relative } from 'node:path';
 
@@ -25,18 +25,7 @@ const skipped = [];
 /** A skipped suite's title ends in `[skipped: <reason>]` (scoring/src/testing/skip.ts). */
 const reasonIn = (name) => /\[skipped: ([^\]]+)\]/.exec(name)?.[1] ?? null;
 
-// --- the production build, alongside vitest ---------------------------------------------------
-// The build is mostly one thread and vitest's forks leave gaps: started together, the build is
-// done by the time the end-to-end tests need it. Its output is printed when vitest has finished.
 const t0 = Date.now();
-const building = new Promise((done) => {
-	let output = '';
-	const child = spawn('npx', ['vite', 'build'], { env: process.env });
-	child.stdout.on('data', (d) => (output += d));
-	child.stderr.on('data', (d) => (output += d));
-	child.on('error', (e) => done({ status: 1, output: `${output}\n${e.message}` }));
-	child.on('close', (status) => done({ status: status ?? 1, output }));
-});
 
 // --- vitest -----------------------------------------------------------------------------------
 const unit = run('unit and database tests', 'npx', [
@@ -75,10 +64,9 @@ if (existsSync(VITEST_JSON)) {
 else problems.push('vitest wrote no report');
 
 // --- Playwright ------------------------------------------------------------------------------
-const built = await building;
-console.log(`\n=== production build: npx vite build (alongside vitest)`);
-process.stdout.write(built.output);
-const build = built.status;
+// Not alongside vitest: both run SvelteKit's sync into .svelte-kit/, and a build that raced it
+// was seen to serve relative links and pages that never hydrate.
+const build = run('production build', 'npx', ['vite', 'build']);
 if (build !== 0) {
 	problems.push('the production build failed, so no end-to-end test ran');
 	// The e2e tests that exist still count: list them and count each as failed.
