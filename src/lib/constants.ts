@@ -18,7 +18,14 @@ export type QaType = (typeof QA_TYPES)[number];
 export const ROLES = ['organiser', 'reviewer', 'physician', 'adjudicator'] as const;
 export type Role = (typeof ROLES)[number];
 
-export const IMPORT_KINDS = ['qa', 'passages', 'responses'] as const;
+export const IMPORT_KINDS = [
+	'qa',
+	'passages',
+	'responses',
+	'questions',
+	'set_responses',
+	'judge'
+] as const;
 
 /** Why an import is rejected (an error without a kind is a bad value, or the file itself). */
 export const IMPORT_PROBLEM_KINDS = [
@@ -88,6 +95,14 @@ export const DISPUTE_STATUSES = ['open', 'under_review', 'upheld', 'rejected'] a
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
 
 export const STUDY_STATES = ['draft', 'open', 'paused', 'closed'] as const;
+
+/** What raters do in a study: each design is one folder under domain/studies/designs/. */
+export const STUDY_DESIGNS = ['ranking', 'rubric'] as const;
+export type StudyDesign = (typeof STUDY_DESIGNS)[number];
+export const STUDY_DESIGN_LABELS: Record<StudyDesign, string> = {
+	ranking: 'Ranking (order every answer, tag each good / okay / bad)',
+	rubric: 'Rubric (score each answer on sub-aspects)'
+};
 export type StudyState = (typeof STUDY_STATES)[number];
 
 export const ASSIGNMENT_STATES = ['leased', 'submitted', 'expired', 'released'] as const;

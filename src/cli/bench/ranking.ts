@@ -5,9 +5,9 @@ import { migrateDatabase, type Db, type DatabaseHandle } from '$lib/server/db/cl
 import * as schema from '$lib/server/db/schema';
 import { randomId } from '$lib/server/ids';
 import { benchDatabase } from './database';
-import { claimNext, type ClaimResult } from '$lib/server/domain/ranking/queue';
-import { changeStudyState, createStudy } from '$lib/server/domain/ranking/studies';
-import { submitRankingAndNext } from '$lib/server/domain/ranking/rankings';
+import { claimNext, type ClaimResult } from '$lib/server/domain/studies/queue';
+import { changeStudyState, createStudy } from '$lib/server/domain/studies/studies';
+import { submitRankingAndNext } from '$lib/server/domain/studies/designs/ranking/rankings';
 import { insertUsers, seedRankingContent } from '$lib/server/fixtures/ranking';
 import type { Io } from '../io';
 

@@ -17,7 +17,7 @@ import { rowsOf } from '../db/client';
 import { createTestDb, describeEachDb } from '../db/testing';
 import { seedUsers } from '../fixtures/review';
 import { claimNext as claimReview } from '../domain/review/queue';
-import { claimNext as claimRanking } from '../domain/ranking/queue';
+import { claimNext as claimRanking } from '../domain/studies/queue';
 import { verificationAgreement } from '../domain/agreement/verification';
 import { studyAgreement } from '../domain/agreement/study';
 import { importDemoContent } from './seed';

@@ -15,9 +15,9 @@ import {
 	reviewTask
 } from '../db/schema';
 import { sha256Hex } from '../ids';
-import { claimNext as claimRanking } from '../domain/ranking/queue';
-import { submitRanking } from '../domain/ranking/rankings';
-import { changeStudyState, createStudy } from '../domain/ranking/studies';
+import { claimNext as claimRanking } from '../domain/studies/queue';
+import { submitRanking } from '../domain/studies/designs/ranking/rankings';
+import { changeStudyState, createStudy } from '../domain/studies/studies';
 import { claimNext as claimReview } from '../domain/review/queue';
 import { submitReview } from '../domain/review/reviews';
 import { createRun, executeRun } from '../domain/scoring-runs/runs';

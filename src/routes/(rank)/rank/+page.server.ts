@@ -2,7 +2,7 @@ import { redirect } from '@sveltejs/kit';
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { claimNext, listOpenStudiesFor } from '$lib/server/domain/ranking';
+import { claimNext, listOpenStudiesFor } from '$lib/server/domain/studies';
 import { DomainError, failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';

@@ -14,6 +14,7 @@ import {
 	DISPUTE_CATEGORIES,
 	DISPUTE_STATUSES,
 	STUDY_STATES,
+	STUDY_DESIGNS,
 	ASSIGNMENT_STATES,
 	TAGS,
 	ERROR_TYPES,
@@ -35,6 +36,7 @@ export const feedbackCategory = pgEnum('feedback_category', FEEDBACK_CATEGORIES)
 export const disputeCategory = pgEnum('dispute_category', DISPUTE_CATEGORIES);
 export const disputeStatus = pgEnum('dispute_status', DISPUTE_STATUSES);
 export const studyState = pgEnum('study_state', STUDY_STATES);
+export const studyDesign = pgEnum('study_design', STUDY_DESIGNS);
 export const assignmentState = pgEnum('assignment_state', ASSIGNMENT_STATES);
 export const tag = pgEnum('tag', TAGS);
 export const errorType = pgEnum('error_type', ERROR_TYPES);

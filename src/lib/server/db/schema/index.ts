@@ -7,3 +7,5 @@ export * from './ranking';
 export * from './scoring';
 export * from './agreement';
 export * from '../relations';
+export * from './question-set';
+export * from '../../domain/studies/designs/rubric/schema';

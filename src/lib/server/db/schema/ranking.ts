@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
 	boolean,
 	check,
+	doublePrecision,
 	foreignKey,
 	index,
 	integer,
@@ -13,8 +14,9 @@ import {
 	timestamp,
 	unique
 } from 'drizzle-orm/pg-core';
-import { model, qaItem, qaItemVersion, response } from './content';
-import { assignmentState, errorType, studyState, tag } from './enums';
+import { importRecord, model, qaItem, qaItemVersion, response } from './content';
+import { assignmentState, errorType, studyDesign, studyState, tag } from './enums';
+import { questionSet, setQuestion, setResponse } from './question-set';
 import { user } from './user';
 
 /** A ranking study: questions, candidate models, raters per question and tie policy. */
@@ -23,6 +25,10 @@ export const rankingStudy = pgTable(
 	{
 		id: integer().primaryKey().generatedAlwaysAsIdentity(),
 		name: text().notNull().unique(),
+		/** What raters do (`domain/studies/designs/<design>/`); fixed at creation. */
+		design: studyDesign().notNull().default('ranking'),
+		/** Where the questions come from: a question set, or (null) the verified QA bank. */
+		questionSetId: integer().references(() => questionSet.id),
 		/** Markdown shown to physicians. */
 		instructions: text().notNull().default(''),
 		state: studyState().notNull().default('draft'),
@@ -62,7 +68,10 @@ export const studyModel = pgTable(
 	(t) => [unique().on(t.studyId, t.modelId)]
 );
 
-/** One question of a study; `openSlots` counts the raters still wanted (k minus claims). */
+/**
+ * One question of a study: a QA item version of the bank or a question of a set (exactly one);
+ * `openSlots` counts the raters still wanted (k minus claims).
+ */
 export const studyQuestion = pgTable(
 	'study_question',
 	{
@@ -70,17 +79,19 @@ export const studyQuestion = pgTable(
 		studyId: integer()
 			.notNull()
 			.references(() => rankingStudy.id),
-		itemId: integer()
-			.notNull()
-			.references(() => qaItem.id),
-		itemVersionId: integer()
-			.notNull()
-			.references(() => qaItemVersion.id),
+		itemId: integer().references(() => qaItem.id),
+		itemVersionId: integer().references(() => qaItemVersion.id),
+		setQuestionId: integer().references(() => setQuestion.id),
 		openSlots: smallint().notNull(),
 		completed: smallint().notNull().default(0)
 	},
 	(t) => [
+		check(
+			'one_source',
+			sql`(${t.itemVersionId} is not null and ${t.itemId} is not null and ${t.setQuestionId} is null) or (${t.itemVersionId} is null and ${t.itemId} is null and ${t.setQuestionId} is not null)`
+		),
 		unique().on(t.studyId, t.itemId),
+		unique().on(t.studyId, t.setQuestionId),
 		index('study_question_claimable')
 			.on(t.studyId, t.id)
 			.where(sql`${t.openSlots} > 0`)
@@ -97,6 +108,8 @@ export const candidate = pgTable(
 			.notNull()
 			.references(() => studyQuestion.id),
 		responseId: integer().references(() => response.id),
+		/** The answer when the question comes from a question set. */
+		setResponseId: integer().references(() => setResponse.id),
 		modelId: integer().references(() => model.id),
 		isReference: boolean().notNull().default(false),
 		/** The raw text (model response or reference answer), frozen when the study opens. */
@@ -279,5 +292,65 @@ export const rankingEntry = pgTable(
 		check('rank_positive', sql`${t.rank} >= 1`),
 		// A good answer has no error; the database holds this whoever writes.
 		check('error_types_need_fault', sql`${t.tag} <> 'good' or cardinality(${t.errorTypes}) = 0`)
+	]
+);
+
+/**
+ * An automatic evaluator (an LLM judge, a metric) whose output for a study's answers was
+ * imported under a name; compared with the physicians, never shown to them.
+ */
+export const judge = pgTable(
+	'judge',
+	{
+		id: integer().primaryKey().generatedAlwaysAsIdentity(),
+		studyId: integer()
+			.notNull()
+			.references(() => rankingStudy.id),
+		name: text().notNull(),
+		importId: integer().references(() => importRecord.id),
+		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+	},
+	(t) => [unique().on(t.studyId, t.name)]
+);
+export type Judge = typeof judge.$inferSelect;
+
+/** A judge's score of one answer on one criterion (a rubric's sub-aspect code, or `overall`). */
+export const judgeScore = pgTable(
+	'judge_score',
+	{
+		judgeId: integer()
+			.notNull()
+			.references(() => judge.id),
+		candidateId: integer()
+			.notNull()
+			.references(() => candidate.id),
+		criterion: text().notNull(),
+		score: doublePrecision().notNull(),
+		rationale: text()
+	},
+	(t) => [primaryKey({ columns: [t.judgeId, t.candidateId, t.criterion] })]
+);
+
+/** A judge's preference between two answers of one question, on one criterion or `overall`. */
+export const judgePreference = pgTable(
+	'judge_preference',
+	{
+		judgeId: integer()
+			.notNull()
+			.references(() => judge.id),
+		candidateAId: integer()
+			.notNull()
+			.references(() => candidate.id),
+		candidateBId: integer()
+			.notNull()
+			.references(() => candidate.id),
+		criterion: text().notNull(),
+		preferred: text().$type<'A' | 'B' | 'tie'>().notNull(),
+		rationale: text()
+	},
+	(t) => [
+		primaryKey({ columns: [t.judgeId, t.candidateAId, t.candidateBId, t.criterion] }),
+		check('preferred_value', sql`${t.preferred} in ('A', 'B', 'tie')`),
+		check('two_answers', sql`${t.candidateAId} <> ${t.candidateBId}`)
 	]
 );

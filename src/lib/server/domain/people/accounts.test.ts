@@ -7,8 +7,8 @@ import { seedItems, seedUsers } from '../../fixtures/review';
 import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
 import { createSession, validateSessionToken } from '../../auth/session';
 import { claimNext as claimReview, queueStats, returnLeasedTasks } from '../review/queue';
-import { claimNext as claimRanking, releasePhysicianLeases } from '../ranking/queue';
-import { changeStudyState, createStudy } from '../ranking/studies';
+import { claimNext as claimRanking, releasePhysicianLeases } from '../studies/queue';
+import { changeStudyState, createStudy } from '../studies/studies';
 import { deactivateUser, reactivateUser, type LeasedWork } from './accounts';
 import { authenticate, createUser, setRoles } from './users';
 

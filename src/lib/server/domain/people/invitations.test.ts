@@ -12,7 +12,7 @@ import {
 } from './invitations';
 import { findPasswordReset, issuePasswordReset, usePasswordReset } from './password-reset';
 import { returnLeasedTasks } from '../review/queue';
-import { releasePhysicianLeases } from '../ranking/queue';
+import { releasePhysicianLeases } from '../studies/queue';
 import { deactivateUser } from './accounts';
 import {
 	acceptInvitation,

@@ -11,7 +11,7 @@ import {
 	listStudies,
 	selectionSchema,
 	TYPES_WITH_DETAIL
-} from '$lib/server/domain/ranking';
+} from '$lib/server/domain/studies';
 import { DomainError, failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import { studyFormMessage, studyFormSchema } from './study-form';

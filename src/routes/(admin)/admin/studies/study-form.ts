@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DETAIL_CHOICES, QA_TYPES, type DetailChoice, type QaType } from '$lib/constants';
-import type { StudyInput } from '$lib/server/domain/ranking';
+import type { StudyInput } from '$lib/server/domain/studies';
 import { field } from '$lib/server/forms';
 
 const optionalId = z.preprocess(

@@ -15,7 +15,7 @@ import {
 	setRoles,
 	type LeasedWork
 } from '$lib/server/domain/people';
-import { releasePhysicianLeases } from '$lib/server/domain/ranking';
+import { releasePhysicianLeases } from '$lib/server/domain/studies';
 import { returnLeasedTasks } from '$lib/server/domain/review';
 import { failWith } from '$lib/server/errors';
 import { field, readForm } from '$lib/server/forms';

@@ -11,7 +11,7 @@ import {
 	studyAudit,
 	type StudyBlindingAudit,
 	studyProgress
-} from '$lib/server/domain/ranking';
+} from '$lib/server/domain/studies';
 import { failWith } from '$lib/server/errors';
 import { field, readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';

@@ -10,7 +10,7 @@ import {
 	getAssignmentView,
 	rankingFormSchema,
 	submitRankingAndNext
-} from '$lib/server/domain/ranking';
+} from '$lib/server/domain/studies';
 import type { Actions, PageServerLoad } from './$types';
 
 /** The ranking screen of an assignment's view. */

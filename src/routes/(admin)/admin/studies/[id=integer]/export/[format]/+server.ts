@@ -7,7 +7,7 @@ import {
 	exportRankings,
 	getStudy,
 	rankingsCsv
-} from '$lib/server/domain/ranking';
+} from '$lib/server/domain/studies';
 import type { RequestHandler } from './$types';
 
 /** The rankings as CSV or JSON, or the blinding audit (JSON). */

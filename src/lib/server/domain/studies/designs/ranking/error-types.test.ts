@@ -1,17 +1,17 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ERROR_TYPES, type ErrorType, type Tag } from '../../../constants';
-import { rowsOf } from '../../db/client';
-import { auditEvent, rankingEntry } from '../../db/schema';
-import { describeEachDb } from '../../db/testing';
-import { DomainError } from '../../errors';
-import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
-import { parseCsv } from '../../csv';
-import { EXPORT_COLUMNS, exportRankings, rankingsCsv } from './export';
-import { modelJudgements } from './progress';
-import { claimNext, getAssignmentView } from './queue';
+import { ERROR_TYPES, type ErrorType, type Tag } from '../../../../../constants';
+import { rowsOf } from '../../../../db/client';
+import { auditEvent, rankingEntry } from '../../../../db/schema';
+import { describeEachDb } from '../../../../db/testing';
+import { DomainError } from '../../../../errors';
+import { insertUsers, seedRankingContent } from '../../../../fixtures/ranking';
+import { parseCsv } from '../../../../csv';
+import { EXPORT_COLUMNS, exportRankings, rankingsCsv } from '../../export';
+import { modelJudgements } from '../../progress';
+import { claimNext, getAssignmentView } from '../../queue';
 import { rankingFormSchema, submitRanking, submitRankingAndNext } from './rankings';
-import { changeStudyState, createStudy } from './studies';
+import { changeStudyState, createStudy } from '../../studies';
 
 async function refusal(submitting: Promise<unknown>): Promise<DomainError> {
 	const outcome = await submitting.then(

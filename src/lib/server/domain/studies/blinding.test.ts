@@ -12,7 +12,7 @@ import { exportBlindingAudit, exportRankings } from './export';
 import { auditStudy, blindingWarnings } from './blinding';
 import { previewStudyAudit } from './blinding-preview';
 import { claimNext, getAssignmentView } from './queue';
-import { submitRanking } from './rankings';
+import { submitRanking } from './designs/ranking/rankings';
 import { changeStudyState, createStudy, getStudy, listModelsWithCounts } from './studies';
 
 const actor = { userId: null, label: 'test' };

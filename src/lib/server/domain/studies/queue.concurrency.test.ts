@@ -7,7 +7,7 @@ import { skippedTitle } from '$scoring/testing/skip';
 import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
 import { claimNext } from './queue';
 import { changeStudyState, createStudy } from './studies';
-import { submitRanking } from './rankings';
+import { submitRanking } from './designs/ranking/rankings';
 
 // Real row locks and SKIP LOCKED only matter with several connections: PostgreSQL only (CI has it).
 describe.skipIf(!hasPostgres())(

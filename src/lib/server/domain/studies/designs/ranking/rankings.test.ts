@@ -1,6 +1,6 @@
 import { asc, count, eq, sql } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
-import { rowsOf } from '../../db/client';
+import { rowsOf } from '../../../../db/client';
 import {
 	assignment,
 	auditEvent,
@@ -8,12 +8,12 @@ import {
 	ranking,
 	rankingEntry,
 	studyQuestion
-} from '../../db/schema';
-import { DomainError } from '../../errors';
-import { describeEachDb } from '../../db/testing';
-import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
-import { claimNext, getAssignmentView } from './queue';
-import { changeStudyState, createStudy } from './studies';
+} from '../../../../db/schema';
+import { DomainError } from '../../../../errors';
+import { describeEachDb } from '../../../../db/testing';
+import { insertUsers, seedRankingContent } from '../../../../fixtures/ranking';
+import { claimNext, getAssignmentView } from '../../queue';
+import { changeStudyState, createStudy } from '../../studies';
 import { submitRanking, submitRankingAndNext, type Submission } from './rankings';
 
 /** The DomainError a refused submission throws (fails the test if it was stored instead). */

@@ -12,7 +12,7 @@ export {
 	releasePhysicianLeases,
 	type ClaimResult
 } from './queue';
-export { rankingFormSchema, submitRanking, submitRankingAndNext } from './rankings';
+export { rankingFormSchema, submitRanking, submitRankingAndNext } from './designs/ranking/rankings';
 export {
 	changeStudyState,
 	checkEligibility,

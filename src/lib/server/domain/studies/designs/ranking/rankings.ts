@@ -1,13 +1,13 @@
-import { ERROR_TYPES, TAGS, TAGS_WITH_ERRORS } from '../../../constants';
+import { ERROR_TYPES, TAGS, TAGS_WITH_ERRORS } from '../../../../../constants';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { rankProblem, tagInconsistencies } from '../../../ranking/rules';
-import { selectValue } from '../../db/call';
-import type { Db, Tx } from '../../db/client';
-import { DomainError } from '../../errors';
-import { claimArguments, claimNext, claimResult, type ClaimResult, type RawClaim } from './queue';
-import { forgetShown, recallShown, rememberShown, type ShownFacts } from './shown';
-import { responseLetter } from './shuffle';
+import { rankProblem, tagInconsistencies } from '../../../../../ranking/rules';
+import { selectValue } from '../../../../db/call';
+import type { Db, Tx } from '../../../../db/client';
+import { DomainError } from '../../../../errors';
+import { claimArguments, claimNext, claimResult, type ClaimResult, type RawClaim } from '../../queue';
+import { forgetShown, recallShown, rememberShown, type ShownFacts } from '../../shown';
+import { responseLetter } from '../../shuffle';
 
 /** Longest accepted time on task: a day, in milliseconds. */
 const MAX_TIME_ON_TASK_MS = 24 * 60 * 60 * 1000;

@@ -8,7 +8,7 @@ import { EXPORT_COLUMNS, exportRankings, rankingsCsv } from './export';
 import { studyProgress } from './progress';
 import { claimNext, getAssignmentView } from './queue';
 import { changeStudyState, createStudy } from './studies';
-import { submitRanking } from './rankings';
+import { submitRanking } from './designs/ranking/rankings';
 
 describeEachDb('ranking export and progress', (h) => {
 	it('exports one row per ranked candidate with the model or "reference", and counts progress', async () => {

@@ -5,7 +5,7 @@ import { describeEachDb } from '../../db/testing';
 import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
 import { estimateFinish, studyProgress } from './progress';
 import { claimNext, getAssignmentView } from './queue';
-import { submitRanking } from './rankings';
+import { submitRanking } from './designs/ranking/rankings';
 import { changeStudyState, createStudy } from './studies';
 
 const NOW = new Date('2026-11-25T12:00:00Z');
