@@ -96,6 +96,13 @@ export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
 
 export const STUDY_STATES = ['draft', 'open', 'paused', 'closed'] as const;
 
+/**
+ * The type of a study question: one of the QA bank's seven, or `free_text` for a question of an
+ * imported question set. The blinding audit and the presentation work per type.
+ */
+export type QuestionType = QaType | 'free_text';
+export const QUESTION_TYPES = [...QA_TYPES, 'free_text'] as const;
+
 /** What raters do in a study: each design is one folder under domain/studies/designs/. */
 export const STUDY_DESIGNS = ['ranking', 'rubric'] as const;
 export type StudyDesign = (typeof STUDY_DESIGNS)[number];
@@ -163,6 +170,10 @@ export const QA_TYPE_LABELS: Record<QaType, string> = {
 	short_inverse: 'Short inverse',
 	multi_hop: 'Multi-hop',
 	multi_hop_inverse: 'Multi-hop inverse'
+};
+export const QUESTION_TYPE_LABELS: Record<QuestionType, string> = {
+	...QA_TYPE_LABELS,
+	free_text: 'Free-text question'
 };
 
 /**

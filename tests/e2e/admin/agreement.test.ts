@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { DEMO_RANKED_STUDY, seedDemoJudgements } from '../../../src/lib/server/demo/judgements';
-import { rankingStudy } from '../../../src/lib/server/db/schema';
+import { study } from '../../../src/lib/server/db/schema';
 import { createUser } from '../../../src/lib/server/domain/people/users';
 import { parseCsv } from '../../../src/lib/server/csv';
 import { expect, loginAs, test } from '../fixtures';
@@ -31,7 +31,7 @@ test.use({
 				]
 			});
 			// A study created after the ranked one, with nothing ranked in it yet.
-			await db.insert(rankingStudy).values({ name: 'Just created, empty', createdBy: organiser });
+			await db.insert(study).values({ name: 'Just created, empty', createdBy: organiser });
 		}
 	}
 });

@@ -37,7 +37,7 @@ const CONTENT_TABLES = [
 	'task_skip',
 	'feedback_note',
 	'dispute',
-	'ranking_study',
+	'study',
 	'study_model',
 	'study_question',
 	'assignment',

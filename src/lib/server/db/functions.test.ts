@@ -205,19 +205,19 @@ describe.each(testDbKinds())('database functions on %s', (kind: TestDbKind) => {
 		copyFileSync(join(functionsFolder(), 'review.sql'), join(dir, 'review.sql'));
 
 		// CREATE OR REPLACE cannot change a return type: the file drops the old function first.
-		const sweep = 'ranking_sweep(p_study integer, p_now timestamp with time zone)';
-		edit('ranking.sql', (t) =>
+		const sweep = 'study_sweep(p_study integer, p_now timestamp with time zone)';
+		edit('study.sql', (t) =>
 			t.replace(
-				'CREATE OR REPLACE FUNCTION ranking_sweep(p_study integer, p_now timestamptz)\nRETURNS integer',
-				'CREATE OR REPLACE FUNCTION ranking_sweep(p_study integer, p_now timestamptz)\nRETURNS bigint'
+				'CREATE OR REPLACE FUNCTION study_sweep(p_study integer, p_now timestamptz)\nRETURNS integer',
+				'CREATE OR REPLACE FUNCTION study_sweep(p_study integer, p_now timestamptz)\nRETURNS bigint'
 			)
 		);
 		await expect(applyDatabaseFunctions(h, dir)).rejects.toThrow(/return type/);
 		edit(
-			'ranking.sql',
-			(t) => `DROP FUNCTION IF EXISTS ranking_sweep(integer, timestamptz);\n${t}`
+			'study.sql',
+			(t) => `DROP FUNCTION IF EXISTS study_sweep(integer, timestamptz);\n${t}`
 		);
-		expect(await applyDatabaseFunctions(h, dir)).toEqual(['audit.sql', 'ranking.sql']);
+		expect(await applyDatabaseFunctions(h, dir)).toEqual(['audit.sql', 'study.sql']);
 		expect(await definition(sweep)).toContain('RETURNS bigint');
 	});
 });

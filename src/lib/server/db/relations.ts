@@ -22,12 +22,11 @@ import {
 	assignment,
 	assignmentCandidate,
 	candidate,
-	ranking,
-	rankingEntry,
-	rankingStudy,
+	study,
 	studyModel,
 	studyQuestion
-} from './schema/ranking';
+} from './schema/study';
+import { ranking, rankingEntry } from '../domain/studies/designs/ranking/schema';
 import { score, scoringRun } from './schema/scoring';
 import { session, user } from './schema/user';
 
@@ -100,16 +99,16 @@ export const snapshotItemRelations = relations(snapshotItem, ({ one }) => ({
 	})
 }));
 
-export const rankingStudyRelations = relations(rankingStudy, ({ many }) => ({
+export const studyRelations = relations(study, ({ many }) => ({
 	models: many(studyModel),
 	questions: many(studyQuestion)
 }));
 export const studyModelRelations = relations(studyModel, ({ one }) => ({
-	study: one(rankingStudy, { fields: [studyModel.studyId], references: [rankingStudy.id] }),
+	study: one(study, { fields: [studyModel.studyId], references: [study.id] }),
 	model: one(model, { fields: [studyModel.modelId], references: [model.id] })
 }));
 export const studyQuestionRelations = relations(studyQuestion, ({ one, many }) => ({
-	study: one(rankingStudy, { fields: [studyQuestion.studyId], references: [rankingStudy.id] }),
+	study: one(study, { fields: [studyQuestion.studyId], references: [study.id] }),
 	item: one(qaItem, { fields: [studyQuestion.itemId], references: [qaItem.id] }),
 	version: one(qaItemVersion, {
 		fields: [studyQuestion.itemVersionId],

@@ -6,7 +6,7 @@ import {
 	candidate,
 	qaItem,
 	rankingEntry,
-	rankingStudy,
+	study as studyTable,
 	review,
 	score,
 	scoringRun,
@@ -76,8 +76,8 @@ describeEachDb('demo judgements', (h, kind) => {
 	it('has a closed study ranked fully by all three physicians and an open one left to rank', async () => {
 		const [ranked] = await h.db
 			.select()
-			.from(rankingStudy)
-			.where(eq(rankingStudy.name, DEMO_RANKED_STUDY));
+			.from(studyTable)
+			.where(eq(studyTable.name, DEMO_RANKED_STUDY));
 		expect(ranked.state).toBe('closed');
 		const questions = await h.db
 			.select({ id: studyQuestion.id })
@@ -112,8 +112,8 @@ describeEachDb('demo judgements', (h, kind) => {
 
 		const [open] = await h.db
 			.select()
-			.from(rankingStudy)
-			.where(eq(rankingStudy.name, DEMO_OPEN_STUDY));
+			.from(studyTable)
+			.where(eq(studyTable.name, DEMO_OPEN_STUDY));
 		expect(open.state).toBe('open');
 		for (const p of physicians)
 			expect((await claimRanking(h.db, open.id, p.id)).status).toBe('assigned');
@@ -140,9 +140,9 @@ describeEachDb('demo judgements', (h, kind) => {
 		expect(verification.overall.relevance.weighted_kappa_quadratic.stat.value).not.toBeNull();
 		expect(verification.outcomes.adjudicated).toBe(2);
 		const [ranked] = await h.db
-			.select({ id: rankingStudy.id })
-			.from(rankingStudy)
-			.where(eq(rankingStudy.name, DEMO_RANKED_STUDY));
+			.select({ id: studyTable.id })
+			.from(studyTable)
+			.where(eq(studyTable.name, DEMO_RANKED_STUDY));
 		const study = await studyAgreement(h.db, ranked.id, opts);
 		expect(study.inputs).toEqual({ rankings: 63, questions: 21, physicians: 3, entries: 252 });
 		// Physicians mostly agree: a clearly positive mean W below perfect agreement.

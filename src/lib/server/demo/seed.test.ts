@@ -1,6 +1,6 @@
 import { count } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { qaItem, rankingStudy, review, user } from '../db/schema';
+import { qaItem, study, review, user } from '../db/schema';
 import { describeEachDb } from '../db/testing';
 import { DEMO_ACCOUNTS, ensureDemoData } from './seed';
 
@@ -13,7 +13,7 @@ describeEachDb('first-start demo seed', (h) => {
 		expect(DEMO_ACCOUNTS.filter((a) => a.roles.includes('physician'))).toHaveLength(3);
 		const [{ reviews }] = await h.db.select({ reviews: count() }).from(review);
 		expect(reviews).toBeGreaterThan(0);
-		expect(await h.db.select({ state: rankingStudy.state }).from(rankingStudy)).toHaveLength(2);
+		expect(await h.db.select({ state: study.state }).from(study)).toHaveLength(2);
 		// A database that has accounts is left alone.
 		expect(await ensureDemoData(h.db, { print: (l) => lines.push(l) })).toBe(false);
 		const [{ users }] = await h.db.select({ users: count() }).from(user);
@@ -25,6 +25,6 @@ describeEachDb('first-start demo seed', (h) => {
 		const [{ items }] = await h.db.select({ items: count() }).from(qaItem);
 		const [{ reviews }] = await h.db.select({ reviews: count() }).from(review);
 		expect({ items, reviews }).toEqual({ items: 21, reviews: 0 });
-		expect(await h.db.select().from(rankingStudy)).toEqual([]);
+		expect(await h.db.select().from(study)).toEqual([]);
 	});
 });

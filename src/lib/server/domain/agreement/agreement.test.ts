@@ -6,7 +6,7 @@ import {
 	qaItem,
 	rankingEntry,
 	ranking,
-	rankingStudy,
+	study as studyTable,
 	studyQuestion,
 	user
 } from '../../db/schema';
@@ -170,7 +170,7 @@ describeEachDb('study agreement', (h) => {
 describeEachDb('agreement dashboard', (h) => {
 	it('opens on the newest study with rankings, with default options and a bad seed ignored', async () => {
 		const { study } = await seedStudy(h.db);
-		await h.db.insert(rankingStudy).values({ name: 'Empty, newer', createdBy: study.createdBy });
+		await h.db.insert(studyTable).values({ name: 'Empty, newer', createdBy: study.createdBy });
 		const query = readDashboardQuery(new URLSearchParams('resamples=abc&seed='));
 		expect(query).toMatchObject({ resamples: DEFAULT_RESAMPLES, seed: DEFAULT_SEED });
 		const reports = await dashboardReports(h.db, { ...query, resamples: 20 });
@@ -184,7 +184,7 @@ describeEachDb('agreement dashboard', (h) => {
 	it('prefers a study that two physicians ranked to a newer one ranked by one', async () => {
 		const { study, physicians } = await seedStudy(h.db);
 		const [single] = await h.db
-			.insert(rankingStudy)
+			.insert(studyTable)
 			.values({ name: 'One physician so far', createdBy: study.createdBy, state: 'open' })
 			.returning();
 		const [question] = await h.db.select().from(studyQuestion).limit(1);
@@ -218,7 +218,7 @@ describeEachDb('agreement dashboard', (h) => {
 
 	it('says when no study has a submitted ranking', async () => {
 		const [organiser] = await seedUsers(h.db, 1, ['organiser']);
-		await h.db.insert(rankingStudy).values({ name: 'Nothing yet', createdBy: organiser.id });
+		await h.db.insert(studyTable).values({ name: 'Nothing yet', createdBy: organiser.id });
 		const reports = await dashboardReports(h.db, readDashboardQuery(new URLSearchParams()));
 		expect(reports.studyPick).toEqual({ how: 'none ranked', newerWithout: 0 });
 	});

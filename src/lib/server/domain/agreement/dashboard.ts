@@ -1,7 +1,7 @@
 import { desc, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
-import { assignment, dataset, rankingStudy, studyQuestion } from '../../db/schema';
+import { assignment, dataset, study, studyQuestion } from '../../db/schema';
 import { cachedStudyAgreement, cachedVerificationAgreement } from './cache';
 import { studyRuns } from './extract';
 
@@ -77,19 +77,19 @@ export async function dashboardChoices(db: Db, studyId: number | undefined) {
 		.orderBy(dataset.id);
 	const studies = await db
 		.select({
-			id: rankingStudy.id,
-			name: rankingStudy.name,
-			state: rankingStudy.state,
+			id: study.id,
+			name: study.name,
+			state: study.state,
 			rankings: sql<number>`(select count(*)::int from ${assignment} a
 				join ${studyQuestion} q on q.id = a.study_question_id
-				where q.study_id = ranking_study.id and a.state = 'submitted')`,
+				where q.study_id = study.id and a.state = 'submitted')`,
 			judged: sql<number>`(select count(*)::int from (select 1 from ${assignment} a
 				join ${studyQuestion} q on q.id = a.study_question_id
-				where q.study_id = ranking_study.id and a.state = 'submitted'
+				where q.study_id = study.id and a.state = 'submitted'
 				group by q.id having count(distinct a.physician_id) >= 2) judged)`
 		})
-		.from(rankingStudy)
-		.orderBy(desc(rankingStudy.id));
+		.from(study)
+		.orderBy(desc(study.id));
 	const { id: chosen, pick } = pickStudy(studies, studyId);
 	const runs = chosen ? await studyRuns(db, chosen) : [];
 	return { datasets, studies, runs, chosen, pick };

@@ -73,7 +73,13 @@ export const AUDIT_OBJECT_TYPES: Record<string, string> = {
 	review: 'Review',
 	review_task: 'Review task',
 	ranking: 'Ranking',
+	study: 'Study',
+	/** Studies' events before the study engine (all ranking studies). */
 	ranking_study: 'Ranking study',
+	rubric: 'Rubric',
+	question_set: 'Question set',
+	rubric_judgement: 'Rubric score sheet',
+	judge: 'Automatic judge',
 	dispute: 'Dispute',
 	feedback_note: 'Feedback note',
 	dataset: 'Dataset',
@@ -102,12 +108,17 @@ export function objectHref(e: Pick<AuditRow, 'objectType' | 'objectId' | 'after'
 			const item = positive(field(e.after, 'itemId'));
 			return item && `/admin/items/${item}`;
 		}
-		case 'ranking': {
+		case 'ranking':
+		case 'rubric_judgement':
+		case 'judge': {
 			const study = positive(field(e.after, 'studyId'));
 			return study && `/admin/studies/${study}`;
 		}
+		case 'study':
 		case 'ranking_study':
 			return id && `/admin/studies/${id}`;
+		case 'rubric':
+			return id && `/admin/rubrics/${id}`;
 		case 'dispute':
 			return id && `/admin/verification/disputes/${id}`;
 		case 'snapshot':

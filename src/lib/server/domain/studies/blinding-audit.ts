@@ -1,7 +1,7 @@
 // The blinding audit: does any simple surface feature of the texts physicians see tell the
 // reference answer (or one model) apart from the other candidates of a question? Pure functions
 // over texts, so the same audit runs on raw and on presented texts.
-import { QA_TYPE_LABELS, QA_TYPES, type QaType } from '../../../constants';
+import { QUESTION_TYPE_LABELS, QUESTION_TYPES, type QuestionType } from '../../../constants';
 import {
 	attackBlinding,
 	type AttackQuestion,
@@ -48,7 +48,7 @@ const NUMERIC: ReadonlySet<Feature> = new Set(['lines', 'characters', 'words']);
 export type Features = Record<Feature, string | number>;
 
 /** The surface features of one text as a physician sees it. */
-export function surfaceFeatures(text: string, type: QaType): Features {
+export function surfaceFeatures(text: string, type: QuestionType): Features {
 	const t = text.trim();
 	// Patterns run on normalised whitespace (no long runs to backtrack over); counts on the text.
 	const n = normaliseSpace(t);
@@ -113,7 +113,7 @@ export interface AuditQuestion {
 	/** Identifies the question on the organiser's page (e.g. item id). */
 	id: number;
 	label: string;
-	type: QaType;
+	type: QuestionType;
 	candidates: readonly { text: string; isReference: boolean; model: string | null }[];
 }
 
@@ -258,7 +258,7 @@ export const REFERENCE_SOURCE = 'reference';
 
 /** Both attacks (`attackBlinding`) on the questions of one type, or of every type ('all'). */
 export interface TypeAttack {
-	type: QaType | 'all';
+	type: QuestionType | 'all';
 	questions: number;
 	sources: SourceAttack[];
 }
@@ -274,7 +274,7 @@ export function attackByType(questions: readonly AuditQuestion[]): TypeAttack[] 
 			source: c.isReference ? REFERENCE_SOURCE : (c.model ?? 'unnamed')
 		}))
 	});
-	const types = QA_TYPES.filter((t) => questions.some((q) => q.type === t));
+	const types = QUESTION_TYPES.filter((t) => questions.some((q) => q.type === t));
 	const scopes: TypeAttack[] = types.map((type) => {
 		const of = questions.filter((q) => q.type === type);
 		return { type, questions: of.length, sources: attackBlinding(of.map(asAttack)) };
@@ -299,7 +299,7 @@ export const ATTACK_LABELS: Record<DecidingAttack | 'topTwo', string> = {
 
 /** One source that an attack picks above chance in one scope. */
 export interface AttackFinding {
-	type: QaType | 'all';
+	type: QuestionType | 'all';
 	source: string;
 	attack: DecidingAttack;
 	rate: PickRate;
@@ -318,8 +318,8 @@ export function attackFindings(attacks: readonly TypeAttack[]): AttackFinding[] 
 	return found;
 }
 
-export const scopeLabel = (type: QaType | 'all') =>
-	type === 'all' ? 'All types together' : QA_TYPE_LABELS[type];
+export const scopeLabel = (type: QuestionType | 'all') =>
+	type === 'all' ? 'All types together' : QUESTION_TYPE_LABELS[type];
 const whole = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
 const pc = (x: number) => `${Math.round(100 * x)} %`;
 const sourceName = (source: string) =>
@@ -334,7 +334,7 @@ export function describeFinding(f: AttackFinding): string {
 /** One row of the exported attack figures: one source, one attack, one scope, one text set. */
 export interface AttackRow {
 	texts: 'shown' | 'raw';
-	question_type: QaType | 'all';
+	question_type: QuestionType | 'all';
 	source: string;
 	attack: DecidingAttack | 'topTwo';
 	hits: number;

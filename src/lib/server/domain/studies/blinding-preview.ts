@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { rankingStudy } from '../../db/schema';
+import { study as studyTable } from '../../db/schema';
 import { DomainError } from '../../errors';
 import { auditStudy, type StudyBlindingAudit } from './blinding';
 import { freezeQuestions } from './studies';
@@ -16,7 +16,7 @@ export async function previewStudyAudit(db: Db, studyId: number): Promise<StudyB
 	let audit: StudyBlindingAudit | undefined;
 	try {
 		await db.transaction(async (tx) => {
-			const [study] = await tx.select().from(rankingStudy).where(eq(rankingStudy.id, studyId));
+			const [study] = await tx.select().from(studyTable).where(eq(studyTable.id, studyId));
 			if (!study) throw new DomainError('not_found', 'No such study.');
 			if (study.state !== 'draft') {
 				audit = await auditStudy(tx, studyId);

@@ -1,6 +1,14 @@
 import { asc, eq, sql } from 'drizzle-orm';
+import type { QuestionType } from '../../../constants';
 import type { Db, Tx } from '../../db/client';
-import { candidate, model, qaItemVersion, rankingStudy, studyQuestion } from '../../db/schema';
+import {
+	candidate,
+	model,
+	qaItemVersion,
+	setQuestion,
+	study as studyTable,
+	studyQuestion
+} from '../../db/schema';
 import {
 	attackByType,
 	attackFindings,
@@ -35,8 +43,8 @@ export async function auditStudy(db: Db | Tx, studyId: number): Promise<StudyBli
 		.select({
 			questionId: studyQuestion.id,
 			itemId: studyQuestion.itemId,
-			type: qaItemVersion.type,
-			question: qaItemVersion.question,
+			type: sql<QuestionType>`coalesce(${qaItemVersion.type}::text, 'free_text')`,
+			question: sql<string>`coalesce(${qaItemVersion.question}, ${setQuestion.question})`,
 			text: candidate.text,
 			shown: sql<string>`coalesce(${candidate.shownText}, ${candidate.text})`,
 			isReference: candidate.isReference,
@@ -44,7 +52,8 @@ export async function auditStudy(db: Db | Tx, studyId: number): Promise<StudyBli
 		})
 		.from(candidate)
 		.innerJoin(studyQuestion, eq(studyQuestion.id, candidate.studyQuestionId))
-		.innerJoin(qaItemVersion, eq(qaItemVersion.id, studyQuestion.itemVersionId))
+		.leftJoin(qaItemVersion, eq(qaItemVersion.id, studyQuestion.itemVersionId))
+		.leftJoin(setQuestion, eq(setQuestion.id, studyQuestion.setQuestionId))
 		.leftJoin(model, eq(model.id, candidate.modelId))
 		.where(eq(studyQuestion.studyId, studyId))
 		.orderBy(asc(studyQuestion.id), asc(candidate.id));
@@ -62,7 +71,7 @@ export async function auditStudy(db: Db | Tx, studyId: number): Promise<StudyBli
 			[raw, r.text]
 		] as const) {
 			const q = questions.get(r.questionId) ?? {
-				id: r.itemId,
+				id: r.itemId ?? r.questionId,
 				label: r.question,
 				type: r.type,
 				candidates: []
@@ -86,9 +95,9 @@ export async function studyAudit(db: Db, studyId: number): Promise<StudyBlinding
 	const known = opened.get(studyId);
 	if (known) return known;
 	const [study] = await db
-		.select({ state: rankingStudy.state })
-		.from(rankingStudy)
-		.where(eq(rankingStudy.id, studyId));
+		.select({ state: studyTable.state })
+		.from(studyTable)
+		.where(eq(studyTable.id, studyId));
 	const audit = await auditStudy(db, studyId);
 	if (study && study.state !== 'draft') {
 		if (opened.size >= KEEP) opened.delete(opened.keys().next().value!);

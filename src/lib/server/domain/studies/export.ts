@@ -7,7 +7,7 @@ import {
 	qaItem,
 	ranking,
 	rankingEntry,
-	rankingStudy,
+	study as studyTable,
 	studyPhysician,
 	studyQuestion,
 	user
@@ -64,7 +64,7 @@ export async function exportRankings(
 ): Promise<ExportRow[]> {
 	const rows = await db
 		.select({
-			study: rankingStudy.name,
+			study: studyTable.name,
 			questionId: studyQuestion.id,
 			itemId: studyQuestion.itemId,
 			itemVersionId: studyQuestion.itemVersionId,
@@ -90,7 +90,7 @@ export async function exportRankings(
 		.innerJoin(ranking, eq(ranking.id, rankingEntry.rankingId))
 		.innerJoin(assignment, eq(assignment.id, ranking.assignmentId))
 		.innerJoin(studyQuestion, eq(studyQuestion.id, assignment.studyQuestionId))
-		.innerJoin(rankingStudy, eq(rankingStudy.id, studyQuestion.studyId))
+		.innerJoin(studyTable, eq(studyTable.id, studyQuestion.studyId))
 		.innerJoin(qaItem, eq(qaItem.id, studyQuestion.itemId))
 		.innerJoin(user, eq(user.id, ranking.physicianId))
 		.leftJoin(
@@ -102,7 +102,7 @@ export async function exportRankings(
 		)
 		.innerJoin(candidate, eq(candidate.id, rankingEntry.candidateId))
 		.leftJoin(model, eq(model.id, candidate.modelId))
-		.where(eq(rankingStudy.id, studyId))
+		.where(eq(studyTable.id, studyId))
 		.orderBy(asc(studyQuestion.id), asc(ranking.id), asc(rankingEntry.displayPosition));
 	return rows.map((r) => ({
 		study: r.study,
@@ -144,12 +144,12 @@ export function rankingsCsv(rows: ExportRow[]): string {
 export async function exportBlindingAudit(db: Db, studyId: number) {
 	const [study] = await db
 		.select({
-			name: rankingStudy.name,
-			state: rankingStudy.state,
-			presentation: rankingStudy.presentation
+			name: studyTable.name,
+			state: studyTable.state,
+			presentation: studyTable.presentation
 		})
-		.from(rankingStudy)
-		.where(eq(rankingStudy.id, studyId));
+		.from(studyTable)
+		.where(eq(studyTable.id, studyId));
 	if (!study || study.state === 'draft') return null;
 	const audit = await studyAudit(db, studyId);
 	const stored = study.presentation as Partial<Record<QaType, DetailChoice>>;

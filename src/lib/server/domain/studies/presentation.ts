@@ -368,3 +368,12 @@ export function presentCandidates(
 	const detail = showsDetail(choice, parts);
 	return parts.map((p) => render(item.type, p, detail));
 }
+
+/**
+ * The texts raters see for the answers to a free-text question (a question set's): markup removed
+ * from every answer alike (`stripMarkup`), whitespace normalised with paragraphs kept, sentence
+ * case, prose ending with a full stop. Free-text answers have no separate reasoning part.
+ */
+export function presentFreeText(candidates: readonly RawCandidate[]): string[] {
+	return candidates.map((c) => withPeriod(sentenceCase(normaliseSpace(stripMarkup(c.text)))));
+}

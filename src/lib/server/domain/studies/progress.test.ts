@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { assignment, ranking, rankingStudy, studyQuestion } from '../../db/schema';
+import { assignment, ranking, study as studyTable, studyQuestion } from '../../db/schema';
 import { describeEachDb } from '../../db/testing';
 import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
 import { estimateFinish, studyProgress } from './progress';
@@ -83,9 +83,9 @@ describeEachDb('study progress estimate', (h) => {
 		);
 		await changeStudyState(h.db, study.id, 'open', organiser);
 		await h.db
-			.update(rankingStudy)
+			.update(studyTable)
 			.set({ openedAt: hoursAgo(48) })
-			.where(eq(rankingStudy.id, study.id));
+			.where(eq(studyTable.id, study.id));
 		expect((await studyProgress(h.db, study.id, NOW)).estimate).toEqual({
 			at: null,
 			reason: 'no estimate: no rankings in the last 24 hours'

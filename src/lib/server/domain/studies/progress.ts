@@ -181,7 +181,7 @@ export async function studyProgress(db: Db, studyId: number, now = new Date()) {
 	);
 	const [k] = rowsOf<{ k: number; state: StudyState; openedAt: string | Date | null }>(
 		await db.execute(
-			sql`select raters_per_question::int as k, state, opened_at as "openedAt" from ranking_study where id = ${studyId}`
+			sql`select raters_per_question::int as k, state, opened_at as "openedAt" from study where id = ${studyId}`
 		)
 	);
 	const since = new Date(now.getTime() - PACE_WINDOW_HOURS * HOUR).toISOString();

@@ -3,7 +3,7 @@ import type { AssignmentView } from '$lib/ranking/view';
 import { selectValue } from '../../db/call';
 import { rememberShown } from './shown';
 import type { Db, Tx } from '../../db/client';
-import { assignment, rankingStudy, studyQuestion } from '../../db/schema';
+import { assignment, study, studyQuestion } from '../../db/schema';
 import { randomId } from '../../ids';
 import { responseLetter, seededPermutations } from './shuffle';
 
@@ -26,7 +26,7 @@ export const MAX_ANSWERS = 26;
 const arrayLiteral = (values: readonly (string | number)[]) => `{${values.join(',')}}`;
 
 /**
- * The last arguments of `ranking_claim` (and of `ranking_submit`, which passes them on to its
+ * The last arguments of `study_claim` (and of `ranking_submit`, which passes them on to its
  * claim of the next question): the new ids a claim may need, made here so the database function stays free of randomness
  * and the shuffle stays `seededShuffle`: the physician's order seed (used at their first claim
  * only), the assignment's public id and shuffle seed, an opaque id per answer, and the seeded
@@ -46,7 +46,7 @@ export type RawClaim =
 	| { status: 'assigned'; publicId: string; resumed: boolean; view: RawView | null }
 	| { status: 'none'; reason: 'not_open' | 'exhausted' };
 
-/** The view as `ranking_assignment_view` returns it (JSON: dates as strings, nullable lists). */
+/** The view as `study_assignment_view` returns it (JSON: dates as strings, nullable lists). */
 export interface RawView {
 	assignment: Omit<AssignmentView['assignment'], 'leaseExpiresAt' | 'shownAt'> & {
 		leaseExpiresAt: string | null;
@@ -106,7 +106,7 @@ export function claimResult(raw: RawClaim): ClaimResult {
 }
 
 /**
- * Returns expired leases of a study to its queue (`ranking_sweep`): skips leases another sweep
+ * Returns expired leases of a study to its queue (`study_sweep`): skips leases another sweep
  * holds, so concurrent claimers never wait on each other here. Claims sweep by themselves.
  */
 export async function expireLeases(
@@ -114,11 +114,11 @@ export async function expireLeases(
 	studyId: number,
 	now = new Date()
 ): Promise<number> {
-	// ranking_sweep: src/lib/server/db/functions/ranking.sql
+	// study_sweep: src/lib/server/db/functions/study.sql
 	return selectValue<number>(
 		db,
-		'ranking_sweep',
-		sql`ranking_sweep(${studyId}::integer, ${now.toISOString()}::timestamptz)`
+		'study_sweep',
+		sql`study_sweep(${studyId}::integer, ${now.toISOString()}::timestamptz)`
 	);
 }
 
@@ -156,7 +156,7 @@ export async function releasePhysicianLeases(
 
 /**
  * Hands the physician the next question of an open study through a lease, in one statement
- * (`ranking_claim`): expired leases go back to the queue, then the physician gets their live
+ * (`study_claim`): expired leases go back to the queue, then the physician gets their live
  * lease if they hold one (a reload keeps it), else the first question in their own seeded order
  * (`study_physician`, `study_physician_question`) that they have never had and that has a free
  * slot, claimed with `FOR UPDATE SKIP LOCKED` so concurrent physicians never exceed k per
@@ -171,18 +171,18 @@ export async function claimNext(
 	now = new Date(),
 	options: { view?: boolean } = {}
 ): Promise<ClaimResult> {
-	// ranking_claim: src/lib/server/db/functions/ranking.sql
+	// study_claim: src/lib/server/db/functions/study.sql
 	const raw = await selectValue<RawClaim>(
 		db,
-		'ranking_claim',
-		sql`ranking_claim(${studyId}::integer, ${physicianId}::text, ${now.toISOString()}::timestamptz, true, ${options.view ?? false}::boolean, ${claimArguments()})`
+		'study_claim',
+		sql`study_claim(${studyId}::integer, ${physicianId}::text, ${now.toISOString()}::timestamptz, true, ${options.view ?? false}::boolean, ${claimArguments()})`
 	);
 	rememberShown(physicianId, raw);
 	return claimResult(raw);
 }
 
 /**
- * What a physician may see of an assignment (`ranking_assignment_view`), or null if it is not
+ * What a physician may see of an assignment (`study_assignment_view`), or null if it is not
  * theirs. Blinded by construction: no model, response or candidate database ids and no reference
  * flag are selected, only opaque ids, letters and texts.
  */
@@ -191,11 +191,11 @@ export async function getAssignmentView(
 	publicId: string,
 	physicianId: string
 ): Promise<AssignmentView | null> {
-	// ranking_assignment_view: src/lib/server/db/functions/ranking.sql
+	// study_assignment_view: src/lib/server/db/functions/study.sql
 	const raw = await selectValue<RawView | null>(
 		db,
-		'ranking_assignment_view',
-		sql`ranking_assignment_view(${publicId}::text, ${physicianId}::text)`
+		'study_assignment_view',
+		sql`study_assignment_view(${publicId}::text, ${physicianId}::text)`
 	);
 	return raw ? blindedView(raw) : null;
 }
@@ -204,14 +204,14 @@ export async function getAssignmentView(
 export async function listOpenStudiesFor(db: Db, physicianId: string) {
 	return db
 		.select({
-			id: rankingStudy.id,
-			name: rankingStudy.name,
-			state: rankingStudy.state,
-			questions: sql<number>`(select count(*)::int from ${studyQuestion} q where q.study_id = ranking_study.id)`,
-			ranked: sql<number>`(select count(*)::int from ${assignment} a join ${studyQuestion} q on q.id = a.study_question_id where q.study_id = ranking_study.id and a.physician_id = ${physicianId} and a.state = 'submitted')`,
-			available: sql<number>`(select count(*)::int from ${studyQuestion} q where q.study_id = ranking_study.id and q.open_slots > 0 and not exists (select 1 from ${assignment} a where a.study_question_id = q.id and a.physician_id = ${physicianId}))`
+			id: study.id,
+			name: study.name,
+			state: study.state,
+			questions: sql<number>`(select count(*)::int from ${studyQuestion} q where q.study_id = study.id)`,
+			ranked: sql<number>`(select count(*)::int from ${assignment} a join ${studyQuestion} q on q.id = a.study_question_id where q.study_id = study.id and a.physician_id = ${physicianId} and a.state = 'submitted')`,
+			available: sql<number>`(select count(*)::int from ${studyQuestion} q where q.study_id = study.id and q.open_slots > 0 and not exists (select 1 from ${assignment} a where a.study_question_id = q.id and a.physician_id = ${physicianId}))`
 		})
-		.from(rankingStudy)
-		.where(inArray(rankingStudy.state, ['open', 'paused']))
-		.orderBy(asc(rankingStudy.id));
+		.from(study)
+		.where(inArray(study.state, ['open', 'paused']))
+		.orderBy(asc(study.id));
 }

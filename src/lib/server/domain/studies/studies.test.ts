@@ -1,7 +1,7 @@
 import { DomainError } from '../../errors';
 import { and, count, eq } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
-import { auditEvent, candidate, rankingStudy, studyQuestion, user } from '../../db/schema';
+import { auditEvent, candidate, study as studyTable, studyQuestion, user } from '../../db/schema';
 import { createInvitation } from '../people/users';
 import { describeEachDb } from '../../db/testing';
 import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
@@ -181,7 +181,7 @@ describeEachDb('a study that cannot finish is refused before it opens', (h) => {
 		expect(e.message).toBe(
 			'This study asks for 3 physicians per question but only 2 physician accounts exist; invite 1 more or lower k.'
 		);
-		expect(await h.db.select().from(rankingStudy)).toEqual([]);
+		expect(await h.db.select().from(studyTable)).toEqual([]);
 		// k = 2 with two physicians is fine and needs no confirmation.
 		const ok = await createStudy(h.db, input('K2', 2), organiser);
 		expect((await auditOf('study.create')).confirmedWarnings).toBeUndefined();
@@ -209,7 +209,7 @@ describeEachDb('a study that cannot finish is refused before it opens', (h) => {
 		const warning =
 			'This study asks for 3 physicians per question but only 1 physician account exists; it can finish only after 2 of the pending physician invitations (new.doctor@test.local, other.doctor@test.local) are accepted.';
 		expect(warned.problems).toEqual([warning]);
-		expect(await h.db.select().from(rankingStudy)).toEqual([]);
+		expect(await h.db.select().from(studyTable)).toEqual([]);
 
 		const study = await createStudy(h.db, input('K3', 3), organiser, { confirm: true });
 		expect((await auditOf('study.create')).confirmedWarnings).toEqual([warning]);
@@ -242,7 +242,7 @@ describeEachDb('a study that cannot finish is refused before it opens', (h) => {
 		expect(e.message).toBe(
 			'This study asks for 4 physicians per question but only 1 physician account exists and 1 physician invitation is pending (new.doctor@test.local); invite 2 more or lower k.'
 		);
-		expect(await h.db.select().from(rankingStudy)).toEqual([]);
+		expect(await h.db.select().from(studyTable)).toEqual([]);
 	});
 
 	it('allows k = 1 only after confirming that agreement statistics will be undefined', async () => {

@@ -7,13 +7,13 @@ import {
 	model,
 	qaItem,
 	qaItemVersion,
-	rankingStudy,
+	study as studyTable,
 	response,
 	snapshot,
 	snapshotItem,
 	studyModel,
 	studyQuestion,
-	type RankingStudy
+	type Study
 } from '../../db/schema';
 import type { StudyState } from '../../../constants';
 import { recordAudit } from '../audit';
@@ -221,13 +221,13 @@ export async function createStudy(
 	input: StudyInput,
 	actorId: string,
 	options: ConfirmOptions = {}
-): Promise<RankingStudy> {
+): Promise<Study> {
 	const data = parseInput(studyInputSchema, input);
 	return db.transaction(async (tx) => {
 		const [taken] = await tx
-			.select({ id: rankingStudy.id })
-			.from(rankingStudy)
-			.where(eq(rankingStudy.name, data.name));
+			.select({ id: studyTable.id })
+			.from(studyTable)
+			.where(eq(studyTable.name, data.name));
 		if (taken)
 			throw new DomainError('conflict', `A study named “${data.name}” already exists.`, {
 				field: 'name'
@@ -246,7 +246,7 @@ export async function createStudy(
 			'create'
 		);
 		const [study] = await tx
-			.insert(rankingStudy)
+			.insert(studyTable)
 			.values({
 				name: data.name,
 				instructions: data.instructions,
@@ -265,7 +265,7 @@ export async function createStudy(
 		await recordAudit(tx, {
 			actorId,
 			action: 'study.create',
-			objectType: 'ranking_study',
+			objectType: 'study',
 			objectId: study.id,
 			after: {
 				...data,
@@ -278,7 +278,7 @@ export async function createStudy(
 }
 
 /** Inserts the study's questions and candidate texts (model responses and the reference). */
-export async function freezeQuestions(tx: Tx, study: RankingStudy): Promise<number> {
+export async function freezeQuestions(tx: Tx, study: Study): Promise<number> {
 	const modelIds = (
 		await tx
 			.select({ id: studyModel.modelId })
@@ -389,7 +389,7 @@ export type StudyTransition = keyof typeof TRANSITIONS;
  */
 async function openingChecks(
 	tx: Tx,
-	study: RankingStudy,
+	study: Study,
 	now: Date,
 	firstOpening: boolean
 ): Promise<StudyCheck[]> {
@@ -412,13 +412,13 @@ export async function changeStudyState(
 	transition: StudyTransition,
 	actorId: string,
 	options: ConfirmOptions = {}
-): Promise<RankingStudy> {
+): Promise<Study> {
 	const rule = TRANSITIONS[transition];
 	return db.transaction(async (tx) => {
 		const [study] = await tx
 			.select()
-			.from(rankingStudy)
-			.where(eq(rankingStudy.id, studyId))
+			.from(studyTable)
+			.where(eq(studyTable.id, studyId))
 			.for('update');
 		if (!study) throw new DomainError('not_found', 'No such study.');
 		if (!rule.from.includes(study.state))
@@ -437,18 +437,18 @@ export async function changeStudyState(
 					)
 				: [];
 		const [updated] = await tx
-			.update(rankingStudy)
+			.update(studyTable)
 			.set({
 				state: rule.to,
 				...(study.openedAt ? {} : rule.to === 'open' ? { openedAt: now } : {}),
 				...(rule.to === 'closed' ? { closedAt: now } : {})
 			})
-			.where(eq(rankingStudy.id, studyId))
+			.where(eq(studyTable.id, studyId))
 			.returning();
 		await recordAudit(tx, {
 			actorId,
 			action: `study.${transition}`,
-			objectType: 'ranking_study',
+			objectType: 'study',
 			objectId: studyId,
 			before: { state: study.state },
 			after: {
@@ -465,20 +465,20 @@ export async function changeStudyState(
 export async function listStudies(db: Db) {
 	return db
 		.select({
-			id: rankingStudy.id,
-			name: rankingStudy.name,
-			state: rankingStudy.state,
-			ratersPerQuestion: rankingStudy.ratersPerQuestion,
-			createdAt: rankingStudy.createdAt,
-			questions: sql<number>`(select count(*)::int from ${studyQuestion} q where q.study_id = ranking_study.id)`
+			id: studyTable.id,
+			name: studyTable.name,
+			state: studyTable.state,
+			ratersPerQuestion: studyTable.ratersPerQuestion,
+			createdAt: studyTable.createdAt,
+			questions: sql<number>`(select count(*)::int from ${studyQuestion} q where q.study_id = study.id)`
 		})
-		.from(rankingStudy)
-		.orderBy(sql`${rankingStudy.id} desc`);
+		.from(studyTable)
+		.orderBy(sql`${studyTable.id} desc`);
 }
 
 /** One study with the names of its models (organiser only: names identify models). */
 export async function getStudy(db: Db, studyId: number) {
-	const [study] = await db.select().from(rankingStudy).where(eq(rankingStudy.id, studyId));
+	const [study] = await db.select().from(studyTable).where(eq(studyTable.id, studyId));
 	if (!study) return null;
 	const models = await db
 		.select({ id: model.id, name: model.name })

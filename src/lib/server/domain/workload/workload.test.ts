@@ -4,7 +4,7 @@ import type { Db } from '../../db/client';
 import {
 	assignment,
 	qaItemVersion,
-	rankingStudy,
+	study as studyTable,
 	ranking,
 	review,
 	reviewTask,
@@ -166,7 +166,7 @@ describeEachDb('workload', (h) => {
 		const [p1, p2] = await seedUsers(h.db, 2, ['physician']);
 		const it = await items(h.db);
 		const [study] = await h.db
-			.insert(rankingStudy)
+			.insert(studyTable)
 			.values({ name: 'Workload study', createdBy: org.id, state: 'open' })
 			.returning();
 		const questions = await h.db

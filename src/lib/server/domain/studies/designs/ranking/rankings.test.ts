@@ -283,7 +283,7 @@ describeEachDb('submitting rankings', (h) => {
 	it('the database functions hand physicians no model identity', async () => {
 		const { publicId } = await setUp();
 		const raw = rowsOf<{ view: Record<string, Record<string, unknown>> }>(
-			await h.db.execute(sql`select ranking_assignment_view(${publicId}, ${doctor}) as view`)
+			await h.db.execute(sql`select study_assignment_view(${publicId}, ${doctor}) as view`)
 		)[0].view;
 		expect(Object.keys(raw).sort()).toEqual([
 			'assignment',
@@ -302,7 +302,7 @@ describeEachDb('submitting rankings', (h) => {
 		expect(JSON.stringify(raw).toLowerCase()).not.toMatch(/\bm[12]\b|reference|model|response_id/);
 		// Another physician gets nothing for it.
 		const [none] = rowsOf<{ view: unknown }>(
-			await h.db.execute(sql`select ranking_assignment_view(${publicId}, ${other}) as view`)
+			await h.db.execute(sql`select study_assignment_view(${publicId}, ${other}) as view`)
 		);
 		expect(none.view).toBeNull();
 	});

@@ -5,7 +5,13 @@ import { rankProblem, tagInconsistencies } from '../../../../../ranking/rules';
 import { selectValue } from '../../../../db/call';
 import type { Db, Tx } from '../../../../db/client';
 import { DomainError } from '../../../../errors';
-import { claimArguments, claimNext, claimResult, type ClaimResult, type RawClaim } from '../../queue';
+import {
+	claimArguments,
+	claimNext,
+	claimResult,
+	type ClaimResult,
+	type RawClaim
+} from '../../queue';
 import { forgetShown, recallShown, rememberShown, type ShownFacts } from '../../shown';
 import { responseLetter } from '../../shuffle';
 

@@ -8,7 +8,10 @@ export type RationaleRule = (typeof RATIONALE_RULES)[number];
 const code = z
 	.string()
 	.trim()
-	.regex(/^[A-Z][A-Z0-9_]{0,15}$/, 'must be 1–16 capital letters, digits or _, starting with a letter');
+	.regex(
+		/^[A-Z][A-Z0-9_]{0,15}$/,
+		'must be 1–16 capital letters, digits or _, starting with a letter'
+	);
 const label = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
 
 export const subAspectSchema = z

@@ -13,7 +13,7 @@ import {
 	timestamp,
 	unique
 } from 'drizzle-orm/pg-core';
-import { assignment, candidate, rankingStudy } from '../../../../db/schema/ranking';
+import { assignment, candidate, study } from '../../../../db/schema/study';
 import { user } from '../../../../db/schema/user';
 import type { RubricDefinition } from './definition';
 
@@ -52,7 +52,7 @@ export type RubricVersion = typeof rubricVersion.$inferSelect;
 export const rubricStudy = pgTable('rubric_study', {
 	studyId: integer()
 		.primaryKey()
-		.references(() => rankingStudy.id),
+		.references(() => study.id),
 	rubricId: integer()
 		.notNull()
 		.references(() => rubric.id),

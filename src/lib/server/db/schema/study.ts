@@ -15,13 +15,17 @@ import {
 	unique
 } from 'drizzle-orm/pg-core';
 import { importRecord, model, qaItem, qaItemVersion, response } from './content';
-import { assignmentState, errorType, studyDesign, studyState, tag } from './enums';
+import { assignmentState, studyDesign, studyState } from './enums';
 import { questionSet, setQuestion, setResponse } from './question-set';
 import { user } from './user';
 
-/** A ranking study: questions, candidate models, raters per question and tie policy. */
-export const rankingStudy = pgTable(
-	'ranking_study',
+/**
+ * A study of any design: its questions and candidate models, raters per question (k), leases,
+ * the blinded presentation and the lifecycle — everything the designs share. What a design adds
+ * lives in its own tables (`domain/studies/designs/<design>/schema.ts`).
+ */
+export const study = pgTable(
+	'study',
 	{
 		id: integer().primaryKey().generatedAlwaysAsIdentity(),
 		name: text().notNull().unique(),
@@ -53,14 +57,14 @@ export const rankingStudy = pgTable(
 	},
 	(t) => [check('raters_positive', sql`${t.ratersPerQuestion} >= 1`)]
 );
-export type RankingStudy = typeof rankingStudy.$inferSelect;
+export type Study = typeof study.$inferSelect;
 
 export const studyModel = pgTable(
 	'study_model',
 	{
 		studyId: integer()
 			.notNull()
-			.references(() => rankingStudy.id),
+			.references(() => study.id),
 		modelId: integer()
 			.notNull()
 			.references(() => model.id)
@@ -78,7 +82,7 @@ export const studyQuestion = pgTable(
 		id: integer().primaryKey().generatedAlwaysAsIdentity(),
 		studyId: integer()
 			.notNull()
-			.references(() => rankingStudy.id),
+			.references(() => study.id),
 		itemId: integer().references(() => qaItem.id),
 		itemVersionId: integer().references(() => qaItemVersion.id),
 		setQuestionId: integer().references(() => setQuestion.id),
@@ -116,7 +120,7 @@ export const candidate = pgTable(
 		text: text().notNull(),
 		/**
 		 * What physicians see: `text` in the canonical presentation of its question type
-		 * (`domain/ranking/presentation.ts`), frozen with it. Null for candidates frozen before
+		 * (`domain/studies/presentation.ts`), frozen with it. Null for candidates frozen before
 		 * presentation existed; they show `text`, so an open study does not change under its raters.
 		 */
 		shownText: text()
@@ -136,7 +140,7 @@ export const studyPhysician = pgTable(
 	{
 		studyId: integer()
 			.notNull()
-			.references(() => rankingStudy.id),
+			.references(() => study.id),
 		physicianId: text()
 			.notNull()
 			.references(() => user.id),
@@ -153,7 +157,7 @@ export const studyPhysician = pgTable(
 /**
  * The questions of a study a physician has not been given yet, in their seeded order:
  * `position` ranks md5(orderSeed || ':' || study question id) ascending (bytewise, ties by id),
- * as `questionOrder` in ranking/shuffle.ts does. Filled once from the seed at the physician's first
+ * as `questionOrder` in domain/studies/shuffle.ts does. Filled once from the seed at the physician's first
  * claim and emptied as they claim, so a claim reads the head of this key instead of hashing and
  * sorting every question of the study.
  */
@@ -250,51 +254,6 @@ export const assignmentCandidate = pgTable(
 	]
 );
 
-/** A submitted ranking of all candidates of an assignment. */
-export const ranking = pgTable('ranking', {
-	id: integer().primaryKey().generatedAlwaysAsIdentity(),
-	assignmentId: integer()
-		.notNull()
-		.unique()
-		.references(() => assignment.id),
-	physicianId: text()
-		.notNull()
-		.references(() => user.id),
-	idempotencyKey: text().notNull().unique(),
-	timeOnTaskMs: integer(),
-	/** Candidate ids in the order they were displayed. */
-	displayedOrder: jsonb().$type<number[]>().notNull(),
-	submittedAt: timestamp({ withTimezone: true }).notNull().defaultNow()
-});
-export type Ranking = typeof ranking.$inferSelect;
-
-export const rankingEntry = pgTable(
-	'ranking_entry',
-	{
-		rankingId: integer()
-			.notNull()
-			.references(() => ranking.id),
-		candidateId: integer()
-			.notNull()
-			.references(() => candidate.id),
-		rank: smallint().notNull(),
-		tag: tag().notNull(),
-		comment: text(),
-		/** What is wrong with an answer tagged okay or bad (optional, distinct values). */
-		errorTypes: errorType()
-			.array()
-			.notNull()
-			.default(sql`'{}'`),
-		displayPosition: smallint().notNull()
-	},
-	(t) => [
-		unique().on(t.rankingId, t.candidateId),
-		check('rank_positive', sql`${t.rank} >= 1`),
-		// A good answer has no error; the database holds this whoever writes.
-		check('error_types_need_fault', sql`${t.tag} <> 'good' or cardinality(${t.errorTypes}) = 0`)
-	]
-);
-
 /**
  * An automatic evaluator (an LLM judge, a metric) whose output for a study's answers was
  * imported under a name; compared with the physicians, never shown to them.
@@ -305,7 +264,7 @@ export const judge = pgTable(
 		id: integer().primaryKey().generatedAlwaysAsIdentity(),
 		studyId: integer()
 			.notNull()
-			.references(() => rankingStudy.id),
+			.references(() => study.id),
 		name: text().notNull(),
 		importId: integer().references(() => importRecord.id),
 		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()

@@ -1,0 +1,13 @@
+-- The ranking study becomes the study of any design: the table and its constraints are renamed
+-- (no row is copied or lost); every existing study is a ranking study (0029 set the column's default).
+ALTER TABLE "ranking_study" RENAME TO "study";--> statement-breakpoint
+ALTER SEQUENCE "ranking_study_id_seq" RENAME TO "study_id_seq";--> statement-breakpoint
+ALTER TABLE "study" RENAME CONSTRAINT "ranking_study_pkey" TO "study_pkey";--> statement-breakpoint
+ALTER TABLE "study" RENAME CONSTRAINT "ranking_study_name_unique" TO "study_name_unique";--> statement-breakpoint
+ALTER TABLE "study" RENAME CONSTRAINT "ranking_study_created_by_user_id_fk" TO "study_created_by_user_id_fk";--> statement-breakpoint
+ALTER TABLE "study" RENAME CONSTRAINT "ranking_study_question_set_id_question_set_id_fk" TO "study_question_set_id_question_set_id_fk";--> statement-breakpoint
+ALTER TABLE "judge" RENAME CONSTRAINT "judge_study_id_ranking_study_id_fk" TO "judge_study_id_study_id_fk";--> statement-breakpoint
+ALTER TABLE "study_model" RENAME CONSTRAINT "study_model_study_id_ranking_study_id_fk" TO "study_model_study_id_study_id_fk";--> statement-breakpoint
+ALTER TABLE "study_physician" RENAME CONSTRAINT "study_physician_study_id_ranking_study_id_fk" TO "study_physician_study_id_study_id_fk";--> statement-breakpoint
+ALTER TABLE "study_question" RENAME CONSTRAINT "study_question_study_id_ranking_study_id_fk" TO "study_question_study_id_study_id_fk";--> statement-breakpoint
+ALTER TABLE "rubric_study" RENAME CONSTRAINT "rubric_study_study_id_ranking_study_id_fk" TO "rubric_study_study_id_study_id_fk";

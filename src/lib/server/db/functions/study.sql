@@ -1,0 +1,232 @@
+-- The study engine's database side, shared by every design: the blinded view of an assignment,
+-- the lease sweep and the claim of a rater's next question. A design's submit function (ranking.sql,
+-- rubric.sql, …) stores its judgement and calls study_claim for the next question in the same
+-- statement. The rules that need no row locks (validation, refusal messages, the shuffle) stay in
+-- TypeScript (src/lib/server/domain/studies/); these functions keep the ones that must hold under
+-- concurrency: leases, k raters per question, one assignment per rater and question. (PL/pgSQL
+-- rather than SQL functions: a session keeps their plans.)
+-- Applied after the schema migrations whenever this file changes (src/lib/server/db/functions.ts);
+-- change a function here, never in a numbered migration.
+
+-- What a physician may see of an assignment (null if it is not theirs): opaque ids, letters'
+-- positions and texts only; no model, response or candidate ids and no reference flag; and where
+-- the physician stands in the study (judgements submitted, questions in all).
+-- Called by queue.ts `getAssignmentView` and study_claim.
+CREATE OR REPLACE FUNCTION study_assignment_view(p_public_id text, p_physician text)
+RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
+BEGIN
+	RETURN (SELECT jsonb_build_object(
+		'assignment', jsonb_build_object('publicId', a.public_id, 'state', a.state,
+			'leaseExpiresAt', a.lease_expires_at, 'shownAt', a.created_at),
+		'study', jsonb_build_object('id', s.id, 'name', s.name, 'state', s.state, 'design', s.design,
+			'instructions', s.instructions, 'allowTies', s.allow_ties),
+		-- A QA item version of the bank, or a free-text question of a set (type 'free_text').
+		'question', CASE WHEN q.set_question_id IS NULL THEN (
+			SELECT jsonb_build_object('type', v.type, 'text', v.question, 'options', v.options,
+				'falseAnswer', v.false_answer, 'reasoning', v.reasoning)
+			FROM qa_item_version v WHERE v.id = q.item_version_id)
+		ELSE (
+			SELECT jsonb_build_object('type', 'free_text', 'text', sq.question, 'context', sq.context,
+				'documents', sq.documents)
+			FROM set_question sq WHERE sq.id = q.set_question_id) END,
+		-- Where the physician stands in the study: rankings submitted, questions in all.
+		'progress', jsonb_build_object(
+			'ranked', (SELECT count(*)::integer FROM assignment a2
+				JOIN study_question q2 ON q2.id = a2.study_question_id
+				WHERE a2.physician_id = p_physician AND a2.state = 'submitted' AND q2.study_id = q.study_id),
+			'questions', (SELECT count(*)::integer FROM study_question q3 WHERE q3.study_id = q.study_id)),
+		'candidates', (
+			-- Each text looked up by id (a correlated subquery): a join here may be planned, for
+			-- all calls of a session, as a scan of every candidate.
+			SELECT coalesce(jsonb_agg(jsonb_build_object('id', ac.public_id, 'position', ac.position,
+				-- The canonical presentation; candidates frozen before it existed keep their raw text.
+				'text', (SELECT coalesce(c.shown_text, c.text) FROM candidate c WHERE c.id = ac.candidate_id))
+				ORDER BY ac.position), '[]'::jsonb)
+			FROM assignment_candidate ac
+			WHERE ac.assignment_id = a.id))
+	FROM assignment a
+	JOIN study_question q ON q.id = a.study_question_id
+	JOIN study s ON s.id = q.study_id
+	WHERE a.public_id = p_public_id AND a.physician_id = p_physician);
+END
+$$;
+
+-- Returns a study's expired leases to its queue; skips leases another sweep holds, and updates
+-- question rows in id order so concurrent sweeps never deadlock on them. Physicians' queue rows
+-- parked while a reopened question was full go back to their orders.
+-- Called by queue.ts `expireLeases`, study_claim and each design's submit function.
+CREATE OR REPLACE FUNCTION study_sweep(p_study integer, p_now timestamptz)
+RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+	v_ids integer[];
+	v_counts integer[];
+BEGIN
+	WITH expired AS (
+		UPDATE assignment SET state = 'expired'
+		WHERE id IN (
+			SELECT a.id FROM assignment a JOIN study_question q ON q.id = a.study_question_id
+			WHERE a.state = 'leased' AND a.lease_expires_at <= p_now AND q.study_id = p_study
+			FOR UPDATE OF a SKIP LOCKED)
+		RETURNING study_question_id
+	), per_question AS (
+		SELECT study_question_id AS id, count(*)::integer AS n FROM expired GROUP BY 1
+	)
+	SELECT array_agg(id ORDER BY id), array_agg(n ORDER BY id) INTO v_ids, v_counts FROM per_question;
+	IF v_ids IS NULL THEN
+		RETURN 0;
+	END IF;
+	FOR i IN 1 .. cardinality(v_ids) LOOP
+		UPDATE study_question SET open_slots = open_slots + v_counts[i] WHERE id = v_ids[i];
+	END LOOP;
+	-- The reopened questions go back into the orders of the physicians whose claims parked them
+	-- (after the updates above: a claim parking one of them holds it FOR SHARE, so this statement
+	-- sees its parked rows).
+	WITH moved AS (
+		DELETE FROM study_physician_question_parked WHERE study_question_id = ANY (v_ids)
+		RETURNING study_id, physician_id, position, study_question_id
+	)
+	INSERT INTO study_physician_question (study_id, physician_id, position, study_question_id)
+	SELECT study_id, physician_id, position, study_question_id FROM moved;
+	RETURN (SELECT sum(n)::integer FROM unnest(v_counts) AS n);
+END
+$$;
+
+-- Hands the physician the next question of an open study through a lease: their live lease if
+-- they hold one, else the first question of their seeded order (study_physician_question, filled
+-- from the order seed at their first claim) that has a free slot and that they never had, claimed
+-- with FOR UPDATE SKIP LOCKED so concurrent physicians never exceed k per question. Full questions
+-- it walks past are parked (study_physician_question_parked) until a sweep reopens them. The caller
+-- brings the new ids: the order seed (used at a first claim only), the assignment's public id and
+-- shuffle seed, opaque ids for the answers, and `p_perms`, the seeded shuffle of n answers for
+-- every n (indices 0..n-1, concatenated for n = 1, 2, …: the one for n starts at n(n-1)/2 + 1),
+-- so the displayed order is exactly what `seededShuffle` gives for the stored seed.
+-- Returns {status: 'assigned', publicId, resumed, view?} or {status: 'none', reason}.
+-- Called by queue.ts `claimNext` and each design's submit function.
+CREATE OR REPLACE FUNCTION study_claim(
+	p_study integer, p_physician text, p_now timestamptz, p_sweep boolean, p_with_view boolean,
+	p_order_seed text, p_public_id text, p_seed text, p_candidate_ids text[], p_perms integer[]
+) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+	v_state study_state;
+	v_lease_minutes integer;
+	v_held text;
+	v_seed text;
+	v_queued timestamptz;
+	v_position integer;
+	v_question integer;
+	v_assignment integer;
+	v_presented integer;
+	v_n integer;
+BEGIN
+	IF p_sweep THEN
+		PERFORM study_sweep(p_study, p_now);
+	END IF;
+	SELECT state, lease_minutes INTO v_state, v_lease_minutes FROM study WHERE id = p_study;
+	IF NOT FOUND OR v_state <> 'open' THEN
+		RETURN jsonb_build_object('status', 'none', 'reason', 'not_open');
+	END IF;
+	-- One claim at a time per physician, so two tabs cannot take two questions.
+	PERFORM pg_advisory_xact_lock(hashtext('rank:' || p_physician));
+	SELECT a.public_id INTO v_held
+	FROM assignment a JOIN study_question q ON q.id = a.study_question_id
+	WHERE a.physician_id = p_physician AND a.state = 'leased' AND a.lease_expires_at > p_now
+		AND q.study_id = p_study
+	LIMIT 1;
+	IF v_held IS NOT NULL THEN
+		RETURN jsonb_build_object('status', 'assigned', 'publicId', v_held, 'resumed', true,
+			'view', CASE WHEN p_with_view THEN study_assignment_view(v_held, p_physician) END);
+	END IF;
+
+	SELECT order_seed, queued_at INTO v_seed, v_queued
+	FROM study_physician WHERE study_id = p_study AND physician_id = p_physician;
+	IF NOT FOUND THEN
+		INSERT INTO study_physician (study_id, physician_id, order_seed)
+		VALUES (p_study, p_physician, p_order_seed);
+		v_seed := p_order_seed;
+	END IF;
+	IF v_queued IS NULL THEN
+		-- Presentations before the order was stored (assignments made without this function).
+		UPDATE study_physician SET presented = (
+			SELECT count(*)::integer FROM assignment a JOIN study_question q ON q.id = a.study_question_id
+			WHERE q.study_id = p_study AND a.physician_id = p_physician)
+		WHERE study_id = p_study AND physician_id = p_physician;
+	END IF;
+	IF v_queued IS NULL THEN
+		INSERT INTO study_physician_question (study_id, physician_id, position, study_question_id)
+		SELECT p_study, p_physician,
+			row_number() OVER (ORDER BY md5(v_seed || ':' || q.id::text) COLLATE "C", q.id), q.id
+		FROM study_question q
+		WHERE q.study_id = p_study AND NOT EXISTS (
+			SELECT 1 FROM assignment a WHERE a.study_question_id = q.id AND a.physician_id = p_physician);
+		UPDATE study_physician SET queued_at = p_now
+		WHERE study_id = p_study AND physician_id = p_physician;
+	END IF;
+
+	SELECT pq.position, pq.study_question_id INTO v_position, v_question
+	FROM study_physician_question pq JOIN study_question q ON q.id = pq.study_question_id
+	WHERE pq.study_id = p_study AND pq.physician_id = p_physician AND q.open_slots > 0
+		AND NOT EXISTS (
+			SELECT 1 FROM assignment a WHERE a.study_question_id = q.id AND a.physician_id = p_physician)
+	ORDER BY pq.position
+	LIMIT 1
+	-- NO KEY UPDATE: the claim changes open_slots only, so it need not wait for, nor skip, questions
+	-- whose rows are merely referenced (key-share locked) by concurrent inserts of assignments.
+	FOR NO KEY UPDATE OF q SKIP LOCKED;
+	IF NOT FOUND THEN
+		-- Nothing is left (the rows walked past stay: there is no next claim to spare them).
+		RETURN jsonb_build_object('status', 'none', 'reason', 'exhausted');
+	END IF;
+	-- The rows this claim walked past whose question is full leave the order (parked, with their
+	-- position) so later claims do not walk past them again: a claim reads the head of the order
+	-- however far the study is. FOR SHARE SKIP LOCKED: a question being reopened by a sweep, or
+	-- claimed or completed by another transaction, is left in place this time; one parked here
+	-- makes a reopening sweep wait for this transaction, so it moves the row back.
+	-- (Usually the claim takes the head of the order and there is nothing to look at. Ordered and
+	-- limited, so the session's plan walks the order's key instead of joining every question.)
+	IF EXISTS (SELECT 1 FROM study_physician_question
+		WHERE study_id = p_study AND physician_id = p_physician AND position < v_position) THEN
+		WITH walked AS (
+			SELECT pq.position
+			FROM study_physician_question pq JOIN study_question q ON q.id = pq.study_question_id
+			WHERE pq.study_id = p_study AND pq.physician_id = p_physician
+				AND pq.position < v_position AND q.open_slots = 0
+			ORDER BY pq.position
+			LIMIT 1000
+			FOR SHARE OF q SKIP LOCKED
+		), parked AS (
+			DELETE FROM study_physician_question pq USING walked w
+			WHERE pq.study_id = p_study AND pq.physician_id = p_physician AND pq.position = w.position
+			RETURNING pq.study_question_id, pq.physician_id, pq.study_id, pq.position
+		)
+		INSERT INTO study_physician_question_parked (study_question_id, physician_id, study_id, position)
+		SELECT study_question_id, physician_id, study_id, position FROM parked;
+	END IF;
+
+	DELETE FROM study_physician_question
+	WHERE study_id = p_study AND physician_id = p_physician AND position = v_position;
+	UPDATE study_question SET open_slots = open_slots - 1 WHERE id = v_question;
+	UPDATE study_physician SET presented = presented + 1
+	WHERE study_id = p_study AND physician_id = p_physician
+	RETURNING presented INTO v_presented;
+	INSERT INTO assignment (study_question_id, physician_id, public_id, seed, presentation_position,
+		lease_expires_at, created_at)
+	VALUES (v_question, p_physician, p_public_id, p_seed, v_presented,
+		p_now + v_lease_minutes * interval '1 minute', p_now)
+	RETURNING id INTO v_assignment;
+
+	SELECT count(*)::integer INTO v_n FROM candidate WHERE study_question_id = v_question;
+	IF v_n > cardinality(p_candidate_ids) OR v_n * (v_n + 1) / 2 > cardinality(p_perms) THEN
+		RAISE EXCEPTION 'question % has % answers, more than the claim brought ids for', v_question, v_n;
+	END IF;
+	INSERT INTO assignment_candidate (assignment_id, candidate_id, public_id, position)
+	SELECT v_assignment, c.id, p_candidate_ids[p.pos + 1], p.pos
+	FROM generate_series(0, v_n - 1) AS p(pos)
+	JOIN (
+		SELECT id, (row_number() OVER (ORDER BY id) - 1)::integer AS idx
+		FROM candidate WHERE study_question_id = v_question
+	) c ON c.idx = p_perms[v_n * (v_n - 1) / 2 + p.pos + 1];
+
+	RETURN jsonb_build_object('status', 'assigned', 'publicId', p_public_id, 'resumed', false,
+		'view', CASE WHEN p_with_view THEN study_assignment_view(p_public_id, p_physician) END);
+END
+$$;
