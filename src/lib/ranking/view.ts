@@ -1,7 +1,7 @@
-import type { QaType, StudyState } from '$lib/constants';
+import type { QuestionType, StudyDesign, StudyState } from '$lib/constants';
 
 /**
- * What a physician sees of one assignment: opaque ids, letters and texts only (no model, response
+ * What a physician sees of one assignment, in any study design: opaque ids, letters and texts only (no model, response
  * or candidate database ids, no reference flag). The ranking screen renders it, whether it came
  * from the page load or from a submission that leased the next question.
  */
@@ -16,12 +16,17 @@ export interface AssignmentView {
 		id: number;
 		name: string;
 		state: StudyState;
+		design: StudyDesign;
 		instructions: string;
 		allowTies: boolean;
 	};
 	question: {
-		type: QaType;
+		type: QuestionType;
 		text: string;
+		/** A question set's case description (null for QA items). */
+		context: string | null;
+		/** Documents a question set's question comes with. */
+		documents: { id: string; title?: string; text?: string }[];
 		options: string[];
 		/** Inverse items: the wrong answer or reasoning the models were asked to critique. */
 		falseAnswer: string | null;

@@ -47,7 +47,7 @@ test('reviewer: the queue and a review task', async ({ page }) => {
 test('physician: the studies and a ranking question', async ({ page }) => {
 	await loginAs(page, 'physician');
 	await open(page, '/rank');
-	await expect(page.getByRole('heading', { level: 1, name: 'Ranking studies' })).toBeVisible();
+	await expect(page.getByRole('heading', { level: 1, name: 'Your studies' })).toBeVisible();
 	const openStudy = page
 		.getByRole('listitem')
 		.filter({ has: page.getByRole('heading', { name: /open/ }) });

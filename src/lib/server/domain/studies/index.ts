@@ -24,3 +24,5 @@ export {
 	selectionSchema,
 	type StudyInput
 } from './studies';
+export { DESIGNS } from './designs/registry';
+export * from './designs/rubric';

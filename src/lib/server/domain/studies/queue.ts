@@ -53,9 +53,11 @@ export interface RawView {
 		shownAt: string;
 	};
 	study: AssignmentView['study'];
-	question: Omit<AssignmentView['question'], 'options' | 'reasoning'> & {
+	question: Omit<AssignmentView['question'], 'options' | 'reasoning' | 'context' | 'documents'> & {
 		options: string[] | null;
 		reasoning: string[] | null;
+		context?: string | null;
+		documents?: AssignmentView['question']['documents'] | null;
 	};
 	progress: AssignmentView['progress'];
 	candidates: { id: string; position: number; text: string }[];
@@ -78,12 +80,15 @@ export function blindedView(raw: RawView): AssignmentView {
 			id: raw.study.id,
 			name: raw.study.name,
 			state: raw.study.state,
+			design: raw.study.design,
 			instructions: raw.study.instructions,
 			allowTies: raw.study.allowTies
 		},
 		question: {
 			type,
 			text: raw.question.text,
+			context: raw.question.context ?? null,
+			documents: raw.question.documents ?? [],
 			options: type === 'multiple_choice' || type === 'list' ? (raw.question.options ?? []) : [],
 			falseAnswer: inverse ? raw.question.falseAnswer : null,
 			reasoning: type === 'multi_hop_inverse' ? (raw.question.reasoning ?? []) : []
@@ -200,13 +205,14 @@ export async function getAssignmentView(
 	return raw ? blindedView(raw) : null;
 }
 
-/** Open studies a physician can work on, with how many questions they have ranked. */
+/** Open studies a physician can work on, with how many questions they have judged. */
 export async function listOpenStudiesFor(db: Db, physicianId: string) {
 	return db
 		.select({
 			id: study.id,
 			name: study.name,
 			state: study.state,
+			design: study.design,
 			questions: sql<number>`(select count(*)::int from ${studyQuestion} q where q.study_id = study.id)`,
 			ranked: sql<number>`(select count(*)::int from ${assignment} a join ${studyQuestion} q on q.id = a.study_question_id where q.study_id = study.id and a.physician_id = ${physicianId} and a.state = 'submitted')`,
 			available: sql<number>`(select count(*)::int from ${studyQuestion} q where q.study_id = study.id and q.open_slots > 0 and not exists (select 1 from ${assignment} a where a.study_question_id = q.id and a.physician_id = ${physicianId}))`

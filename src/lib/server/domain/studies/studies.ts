@@ -1,12 +1,15 @@
 import { and, asc, count, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { DETAIL_CHOICES, QA_TYPES } from '../../../constants';
+import { DETAIL_CHOICES, QA_TYPES, STUDY_DESIGNS } from '../../../constants';
 import type { Db, Tx } from '../../db/client';
 import {
 	candidate,
 	model,
 	qaItem,
 	qaItemVersion,
+	questionSet,
+	setQuestion,
+	setResponse,
 	study as studyTable,
 	response,
 	snapshot,
@@ -21,7 +24,13 @@ import { physicianSupply } from '../people';
 import { chunk } from '../../db/chunk';
 import { DomainError, parseInput } from '../../errors';
 import { blindingWarnings } from './blinding';
-import { presentCandidates, presentationChoices, type PresentationItem } from './presentation';
+import { DESIGNS } from './designs/registry';
+import {
+	presentCandidates,
+	presentFreeText,
+	presentationChoices,
+	type PresentationItem
+} from './presentation';
 import type { DetailChoice, QaType } from '../../../constants';
 
 /** Which items a study asks about: filters combined with AND, or an explicit list of item ids. */
@@ -35,6 +44,12 @@ export type Selection = z.infer<typeof selectionSchema>;
 
 export const studyInputSchema = z.object({
 	name: z.string().trim().min(1, 'must not be empty').max(200),
+	/** What raters do; fixed once the study exists. */
+	design: z.enum(STUDY_DESIGNS).default('ranking'),
+	/** Questions from this question set instead of the QA bank (`selection` then does not apply). */
+	questionSetId: z.number().int().positive().optional(),
+	/** Rubric studies: the rubric to score with (its latest version is frozen at opening). */
+	rubricId: z.number().int().positive().optional(),
 	instructions: z.string().max(20_000, 'is longer than 20,000 characters').default(''),
 	selection: selectionSchema,
 	modelIds: z
@@ -86,6 +101,52 @@ export interface Eligibility {
 	eligible: { itemId: number; versionId: number }[];
 	/** Selected items lacking a response from at least one chosen model. */
 	missing: { itemId: number; question: string; models: string[] }[];
+}
+
+/** A question set's questions split like `checkEligibility`: every chosen model answered, or not. */
+export async function checkSetEligibility(
+	db: Db | Tx,
+	questionSetId: number,
+	modelIds: number[]
+): Promise<{
+	eligible: { setQuestionId: number }[];
+	missing: { externalId: string; question: string; models: string[] }[];
+}> {
+	const questions = await db
+		.select({
+			id: setQuestion.id,
+			externalId: setQuestion.externalId,
+			question: setQuestion.question
+		})
+		.from(setQuestion)
+		.where(eq(setQuestion.questionSetId, questionSetId))
+		.orderBy(asc(setQuestion.id));
+	if (!questions.length || !modelIds.length) return { eligible: [], missing: [] };
+	const models = await db
+		.select({ id: model.id, name: model.name })
+		.from(model)
+		.where(inArray(model.id, modelIds));
+	const answered = new Map<number, Set<number>>();
+	const rows = await db
+		.select({ questionId: setResponse.setQuestionId, modelId: setResponse.modelId })
+		.from(setResponse)
+		.innerJoin(setQuestion, eq(setQuestion.id, setResponse.setQuestionId))
+		.where(
+			and(eq(setQuestion.questionSetId, questionSetId), inArray(setResponse.modelId, modelIds))
+		);
+	for (const r of rows) {
+		if (!answered.has(r.questionId)) answered.set(r.questionId, new Set());
+		answered.get(r.questionId)!.add(r.modelId);
+	}
+	const eligible: { setQuestionId: number }[] = [];
+	const missing: { externalId: string; question: string; models: string[] }[] = [];
+	for (const q of questions) {
+		const lacking = models.filter((m) => !answered.get(q.id)?.has(m.id)).map((m) => m.name);
+		if (lacking.length)
+			missing.push({ externalId: q.externalId, question: q.question, models: lacking });
+		else eligible.push({ setQuestionId: q.id });
+	}
+	return { eligible, missing };
 }
 
 /** Splits the selected items into eligible ones (every chosen model answered) and the rest. */
@@ -240,6 +301,16 @@ export async function createStudy(
 			throw new DomainError('invalid', 'One of the chosen models does not exist.', {
 				field: 'modelIds'
 			});
+		if (data.questionSetId) {
+			const [set] = await tx
+				.select({ id: questionSet.id })
+				.from(questionSet)
+				.where(eq(questionSet.id, data.questionSetId));
+			if (!set)
+				throw new DomainError('invalid', 'The chosen question set does not exist.', {
+					field: 'questionSetId'
+				});
+		}
 		const confirmedWarnings = confirmChecks(
 			[await physicianCheck(tx, data.ratersPerQuestion, options.now)],
 			options.confirm ?? false,
@@ -249,6 +320,8 @@ export async function createStudy(
 			.insert(studyTable)
 			.values({
 				name: data.name,
+				design: data.design,
+				questionSetId: data.questionSetId ?? null,
 				instructions: data.instructions,
 				includeReference: data.includeReference,
 				presentation: presentationChoices(data.presentation),
@@ -262,6 +335,7 @@ export async function createStudy(
 		await tx
 			.insert(studyModel)
 			.values(data.modelIds.map((modelId) => ({ studyId: study.id, modelId })));
+		await DESIGNS[data.design].onCreate?.(tx, study, { rubricId: data.rubricId }, actorId);
 		await recordAudit(tx, {
 			actorId,
 			action: 'study.create',
@@ -285,6 +359,7 @@ export async function freezeQuestions(tx: Tx, study: Study): Promise<number> {
 			.from(studyModel)
 			.where(eq(studyModel.studyId, study.id))
 	).map((m) => m.id);
+	if (study.questionSetId) return freezeSetQuestions(tx, study, modelIds);
 	const selection = selectionSchema.parse(study.selection);
 	const { eligible } = await checkEligibility(tx, selection, modelIds);
 	if (!eligible.length)
@@ -348,6 +423,66 @@ export async function freezeQuestions(tx: Tx, study: Study): Promise<number> {
 			new Map(versions.map((v) => [questionOf.get(v.itemId)!, v])),
 			presentationChoices(study.presentation as Partial<Record<QaType, DetailChoice>>)
 		);
+		for (const c of chunk(rows, 2000)) await tx.insert(candidate).values(c);
+	}
+	return eligible.length;
+}
+
+/** `freezeQuestions` for a study of a question set: its questions every chosen model answered. */
+async function freezeSetQuestions(tx: Tx, study: Study, modelIds: number[]): Promise<number> {
+	const { eligible } = await checkSetEligibility(tx, study.questionSetId!, modelIds);
+	if (!eligible.length)
+		throw new DomainError(
+			'invalid',
+			'No eligible questions: every chosen model must have answered a question of the set.'
+		);
+	for (const part of chunk(eligible, 1000)) {
+		const questions = await tx
+			.insert(studyQuestion)
+			.values(
+				part.map((e) => ({
+					studyId: study.id,
+					setQuestionId: e.setQuestionId,
+					openSlots: study.ratersPerQuestion
+				}))
+			)
+			.returning({ id: studyQuestion.id, setQuestionId: studyQuestion.setQuestionId });
+		const questionOf = new Map(questions.map((q) => [q.setQuestionId!, q.id]));
+		const ids = part.map((e) => e.setQuestionId);
+		const responses = await tx
+			.select({
+				id: setResponse.id,
+				questionId: setResponse.setQuestionId,
+				modelId: setResponse.modelId,
+				text: setResponse.text
+			})
+			.from(setResponse)
+			.where(and(inArray(setResponse.setQuestionId, ids), inArray(setResponse.modelId, modelIds)))
+			.orderBy(asc(setResponse.id));
+		const rows: (typeof candidate.$inferInsert)[] = responses.map((r) => ({
+			studyQuestionId: questionOf.get(r.questionId)!,
+			setResponseId: r.id,
+			modelId: r.modelId,
+			text: r.text
+		}));
+		if (study.includeReference) {
+			const references = await tx
+				.select({ id: setQuestion.id, answer: setQuestion.referenceAnswer })
+				.from(setQuestion)
+				.where(inArray(setQuestion.id, ids));
+			for (const r of references)
+				if (r.answer?.trim())
+					rows.push({ studyQuestionId: questionOf.get(r.id)!, isReference: true, text: r.answer });
+		}
+		const byQuestion = new Map<number, (typeof candidate.$inferInsert)[]>();
+		for (const r of rows)
+			byQuestion.set(r.studyQuestionId, [...(byQuestion.get(r.studyQuestionId) ?? []), r]);
+		for (const list of byQuestion.values()) {
+			const shown = presentFreeText(
+				list.map((r) => ({ text: r.text, isReference: r.isReference ?? false }))
+			);
+			list.forEach((r, i) => (r.shownText = shown[i]));
+		}
 		for (const c of chunk(rows, 2000)) await tx.insert(candidate).values(c);
 	}
 	return eligible.length;
@@ -427,7 +562,10 @@ export async function changeStudyState(
 		let questions: number | undefined;
 		// The first opening freezes the candidates before the checks: the blinding audit reads the
 		// frozen texts, and a refusal rolls the freeze back with everything else.
-		if (study.state === 'draft') questions = await freezeQuestions(tx, study);
+		if (study.state === 'draft') {
+			questions = await freezeQuestions(tx, study);
+			await DESIGNS[study.design].onFirstOpen?.(tx, study);
+		}
 		const confirmedWarnings =
 			rule.to === 'open'
 				? confirmChecks(

@@ -7,6 +7,7 @@ import { readForm } from '$lib/server/forms';
 import { randomId } from '$lib/server/ids';
 import { renderMarkdown } from '$lib/markdown';
 import {
+	DESIGNS,
 	getAssignmentView,
 	rankingFormSchema,
 	submitRankingAndNext
@@ -32,6 +33,8 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 	const user = requireRole(locals, 'physician', url);
 	const view = await getAssignmentView(getDb(), params.assignment, user.id);
 	if (!view) error(404, 'No such question in your queue.');
+	if (view.study.design !== 'ranking')
+		redirect(303, DESIGNS[view.study.design].screenPath(params.assignment));
 	return screenOf(view);
 };
 

@@ -1,0 +1,7 @@
+// The ranking design's plug into the study engine (designs/registry.ts): its settings (ties) live
+// on the study itself, so it adds nothing at creation or opening.
+import type { StudyDesignPlug } from '../registry';
+
+export const rankingDesign: StudyDesignPlug = {
+	screenPath: (publicId) => `/rank/q/${publicId}`
+};

@@ -1,0 +1,42 @@
+// The rubric design's plug into the study engine (designs/registry.ts): a rubric study names a
+// rubric at creation and freezes its latest version at the first opening.
+import { desc, eq } from 'drizzle-orm';
+import { DomainError } from '../../../../errors';
+import type { StudyDesignPlug } from '../registry';
+import { rubric, rubricStudy, rubricVersion } from './schema';
+
+export const rubricDesign: StudyDesignPlug = {
+	async onCreate(tx, study, input) {
+		if (!input.rubricId)
+			throw new DomainError('invalid', 'Choose the rubric this study scores with.', {
+				field: 'rubricId'
+			});
+		const [known] = await tx
+			.select({ id: rubric.id })
+			.from(rubric)
+			.where(eq(rubric.id, input.rubricId));
+		if (!known)
+			throw new DomainError('invalid', 'The chosen rubric does not exist.', { field: 'rubricId' });
+		await tx.insert(rubricStudy).values({ studyId: study.id, rubricId: input.rubricId });
+	},
+	async onFirstOpen(tx, study) {
+		const [row] = await tx
+			.select({ rubricId: rubricStudy.rubricId })
+			.from(rubricStudy)
+			.where(eq(rubricStudy.studyId, study.id));
+		if (!row) throw new DomainError('invalid', 'This rubric study has no rubric.');
+		const [latest] = await tx
+			.select({ id: rubricVersion.id })
+			.from(rubricVersion)
+			.where(eq(rubricVersion.rubricId, row.rubricId))
+			.orderBy(desc(rubricVersion.version))
+			.limit(1);
+		if (!latest)
+			throw new DomainError('invalid', 'The study’s rubric has no version to score with.');
+		await tx
+			.update(rubricStudy)
+			.set({ rubricVersionId: latest.id })
+			.where(eq(rubricStudy.studyId, study.id));
+	},
+	screenPath: (publicId) => `/rank/rubric/${publicId}`
+};
