@@ -30,6 +30,8 @@ import {
 	type MatchBy
 } from '$lib/server/domain/imports/response-import';
 import { createUser } from '$lib/server/domain/people/users';
+import { importQuestions } from '$lib/server/domain/question-sets/question-import';
+import { importSetResponses } from '$lib/server/domain/question-sets/response-import';
 import { problemKind, recordLabel } from '$lib/schemas/qa-record';
 import type { ImportCounts } from '$lib/server/domain/imports/import-errors';
 import { DomainError } from '$lib/server/errors';
@@ -42,6 +44,8 @@ Usage:
   cliniq import qa <files…> [--dataset NAME]        import ClinIQLink QA files (JSON or JSONL)
   cliniq import passages <file>                      import source passages (JSON or CSV)
   cliniq import responses <files…> [--model NAME]    import model outputs (submission files or JSONL)
+  cliniq import questions <files…> --set NAME [--description TEXT]   import a question set (JSON or JSONL)
+  cliniq import set-responses <files…> --set NAME    import models' responses to a question set
   cliniq user create --email E --role R [--role R] [--name N] [--password P]
   cliniq items count [--type T]
   cliniq score run|cases …                           ClinIQLink Task-1 automatic metrics (see scoring/README.md)
@@ -131,7 +135,9 @@ async function importCommand(args: string[], io: Io) {
 			dataset: { type: 'string' },
 			model: { type: 'string' },
 			'match-by': { type: 'string' },
-			'skip-unmatched': { type: 'boolean' }
+			'skip-unmatched': { type: 'boolean' },
+			set: { type: 'string' },
+			description: { type: 'string' }
 		}
 	});
 	if (kind === 'qa') {
@@ -172,8 +178,25 @@ async function importCommand(args: string[], io: Io) {
 				);
 			counts(io, `responses of ${c.models.join(', ')}`, c);
 		});
+	} else if (kind === 'questions' || kind === 'set-responses') {
+		if (!values.set) throw usage('--set NAME is required: the question set to import into.');
+		const setName = values.set;
+		const files = await streamFiles(positionals);
+		await withDb(async ({ db }) => {
+			if (kind === 'questions') {
+				const c = await importQuestions(db, files, {
+					setName,
+					description: values.description,
+					actor: actor()
+				});
+				counts(io, `questions into ${c.setCreated ? 'the new ' : ''}set "${setName}"`, c);
+			} else {
+				const c = await importSetResponses(db, files, { setName, actor: actor() });
+				counts(io, `responses of ${c.models.join(', ')} to set "${setName}"`, c);
+			}
+		});
 	} else {
-		throw usage('Use: cliniq import qa|passages|responses <files…>');
+		throw usage('Use: cliniq import qa|passages|responses|questions|set-responses <files…>');
 	}
 }
 

@@ -42,7 +42,8 @@ export type ImportProblemKind = (typeof IMPORT_PROBLEM_KINDS)[number];
 export const IMPORT_WARNING_KINDS = [
 	'duplicate_record',
 	'missing_passage',
-	'unmatched_response'
+	'unmatched_response',
+	'unknown_key'
 ] as const;
 export type ImportWarningKind = (typeof IMPORT_WARNING_KINDS)[number];
 
@@ -316,7 +317,8 @@ export const IMPORT_PROBLEM_LABELS: Record<ImportProblemKind, string> = {
 export const IMPORT_WARNING_LABELS: Record<ImportWarningKind, string> = {
 	duplicate_record: 'The same record twice (imported once)',
 	missing_passage: 'QA pairs whose source passage is not imported',
-	unmatched_response: 'Outputs that matched no QA item (not imported)'
+	unmatched_response: 'Outputs that matched no QA item (not imported)',
+	unknown_key: 'Keys the import does not read (kept with the record)'
 };
 
 /**

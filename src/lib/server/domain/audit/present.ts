@@ -37,8 +37,11 @@ export const AUDIT_ACTIONS: Record<string, Record<string, string>> = {
 	import: {
 		'import.qa': 'QA items imported',
 		'import.passages': 'Passages imported',
-		'import.responses': 'Model outputs imported'
+		'import.responses': 'Model outputs imported',
+		'import.questions': 'Question set imported',
+		'import.set_responses': 'Responses to a question set imported'
 	},
+	question_set: { 'question_set.create': 'Question set created' },
 	scoring_run: {
 		'scoring_run.create': 'Scoring run started',
 		'scoring_run.rerun': 'Scoring run repeated'

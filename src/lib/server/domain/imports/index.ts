@@ -1,5 +1,25 @@
-// QA, passage and model-output imports: what the routes and the CLI may use (see README.md).
-export type { ImportCounts } from './import-errors';
+// QA, passage and model-output imports: what the routes, the CLI and the question sets may use
+// (see README.md).
+export {
+	duplicateKeyErrors,
+	duplicateRecordWarning,
+	importRejected,
+	importWarning,
+	parseJsonFile,
+	readWholeFile,
+	warningCount,
+	type ImportCounts,
+	type ImportWarning,
+	type ReadableFile,
+	type RecordError
+} from './import-errors';
+export {
+	JsonFormError,
+	MAX_RECORD_CHARS,
+	parseJsonText,
+	piecesOf,
+	recordTexts
+} from './json-records';
 export { importPassages } from './passage-import';
-export { importQaFiles, type StreamedFile } from './qa-import';
+export { importQaFiles, type ImportActor, type QaImportFile, type StreamedFile } from './qa-import';
 export { MATCH_BY, MATCH_BY_LABELS, importResponses, type MatchBy } from './response-import';

@@ -11,6 +11,11 @@ import {
 	type StreamedFile
 } from '$lib/server/domain/imports';
 import { listImports } from '$lib/server/domain/items';
+import {
+	importQuestions,
+	importSetResponses,
+	listQuestionSets
+} from '$lib/server/domain/question-sets';
 import { failWith } from '$lib/server/errors';
 import { field, readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
@@ -19,6 +24,7 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 	requireRole(locals, 'organiser', url);
 	return {
 		imports: await listImports(getDb(), 100),
+		questionSets: await listQuestionSets(getDb()),
 		matchBy: MATCH_BY.map((value) => ({ value, label: MATCH_BY_LABELS[value] }))
 	};
 };
@@ -39,6 +45,24 @@ const responsesForm = z.object({
 	unmatched: z
 		.enum(['reject', 'skip'], 'Choose what happens to unmatched outputs.')
 		.default('reject')
+});
+
+/** A question set's name (the domain checks it again). */
+const setName = (missing: string) =>
+	z
+		.string({ error: missing })
+		.trim()
+		.min(1, missing)
+		.max(200, 'A set name is at most 200 characters.');
+
+const questionsForm = z.object({
+	files: chosenFiles('Choose at least one JSON or JSONL file.'),
+	set: setName('Give the question set a name.'),
+	description: field.optionalText(20_000)
+});
+const setResponsesForm = z.object({
+	files: chosenFiles('Choose at least one JSON or JSONL file.'),
+	set: setName('Choose a question set.')
 });
 
 /** An uploaded file's bytes as the import reads them (it checks they are UTF-8). */
@@ -102,6 +126,36 @@ export const actions: Actions = {
 				model,
 				matchBy,
 				unmatched
+			})
+		);
+	},
+	questions: async ({ locals, request }) => {
+		const user = requireRole(locals, 'organiser');
+		const input = await readForm(request, questionsForm, {
+			extra: { kind: 'questions', ok: false as const }
+		});
+		if (!input.ok) return input.failure;
+		const files = streamed(input.data.files);
+		const { set, description } = input.data;
+		return run('questions', () =>
+			importQuestions(getDb(), files, {
+				setName: set,
+				description,
+				actor: { userId: user.id, label: user.email }
+			})
+		);
+	},
+	setResponses: async ({ locals, request }) => {
+		const user = requireRole(locals, 'organiser');
+		const input = await readForm(request, setResponsesForm, {
+			extra: { kind: 'setResponses', ok: false as const }
+		});
+		if (!input.ok) return input.failure;
+		const files = streamed(input.data.files);
+		return run('setResponses', () =>
+			importSetResponses(getDb(), files, {
+				setName: input.data.set,
+				actor: { userId: user.id, label: user.email }
 			})
 		);
 	}
