@@ -12,6 +12,16 @@ export {
 	releasePhysicianLeases,
 	type ClaimResult
 } from './queue';
+export {
+	createRubric,
+	getRubric,
+	listRubrics,
+	RATIONALE_RULES,
+	rubricDefinitionSchema,
+	saveRubricVersion,
+	type RubricDefinition,
+	type RubricDefinitionInput
+} from './designs/rubric';
 export { rankingFormSchema, submitRanking, submitRankingAndNext } from './designs/ranking/rankings';
 export {
 	changeStudyState,
