@@ -34,6 +34,10 @@ export const AUDIT_ACTIONS: Record<string, Record<string, string>> = {
 		'study.pause': 'Study paused',
 		'study.close': 'Study closed'
 	},
+	rubric: {
+		'rubric.create': 'Rubric created',
+		'rubric.version': 'Rubric version saved'
+	},
 	import: {
 		'import.qa': 'QA items imported',
 		'import.passages': 'Passages imported',

@@ -25,4 +25,35 @@ export {
 	type StudyInput
 } from './studies';
 export { DESIGNS } from './designs/registry';
-export * from './designs/rubric';
+export {
+	BLANK_RUBRIC,
+	createRubric,
+	exportRubricScores,
+	frozenRubric,
+	getRubric,
+	getRubricVersion,
+	HDCEVAL_TEMPLATE,
+	LAYOUTS,
+	listRubrics,
+	MAX_RATIONALE,
+	parseRubricDefinition,
+	RATIONALE_RULES,
+	RUBRIC_EXPORT_COLUMNS,
+	RUBRIC_TEMPLATES,
+	rubricDefinitionSchema,
+	rubricScoresCsv,
+	saveRubricVersion,
+	scoreFormSchema,
+	sheetProblems,
+	submitScores,
+	subAspectsOf,
+	type FrozenRubric,
+	type Layout,
+	type NewRubricInput,
+	type RubricDefinition,
+	type RubricDefinitionInput,
+	type RubricDetail,
+	type RubricSummary,
+	type RubricTemplate,
+	type ScoreSheet
+} from './designs/rubric';

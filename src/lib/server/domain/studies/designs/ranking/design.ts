@@ -1,6 +1,6 @@
 // The ranking design's plug into the study engine (designs/registry.ts): its settings (ties) live
 // on the study itself, so it adds nothing at creation or opening.
-import type { StudyDesignPlug } from '../registry';
+import type { StudyDesignPlug } from '../plug';
 
 export const rankingDesign: StudyDesignPlug = {
 	screenPath: (publicId) => `/rank/q/${publicId}`

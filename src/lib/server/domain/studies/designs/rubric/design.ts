@@ -2,7 +2,7 @@
 // rubric at creation and freezes its latest version at the first opening.
 import { desc, eq } from 'drizzle-orm';
 import { DomainError } from '../../../../errors';
-import type { StudyDesignPlug } from '../registry';
+import type { StudyDesignPlug } from '../plug';
 import { rubric, rubricStudy, rubricVersion } from './schema';
 
 export const rubricDesign: StudyDesignPlug = {

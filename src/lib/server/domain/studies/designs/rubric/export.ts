@@ -14,7 +14,7 @@ import {
 	user
 } from '../../../../db/schema';
 import { toCsv } from '../../../../csv';
-import { subAspectsOf } from './definition';
+import { subAspectsOf } from '../../../../../schemas/rubric';
 import { rubric, rubricJudgement, rubricScore, rubricStudy, rubricVersion } from './schema';
 
 /**
@@ -53,7 +53,10 @@ export const RUBRIC_EXPORT_COLUMNS = [
 	'time_on_task_ms',
 	'submitted_at'
 ] as const;
-export type RubricExportRow = Record<(typeof RUBRIC_EXPORT_COLUMNS)[number], string | number | null>;
+export type RubricExportRow = Record<
+	(typeof RUBRIC_EXPORT_COLUMNS)[number],
+	string | number | null
+>;
 
 /** Every stored score of a rubric study; raters as their stable pseudonym unless `names`. */
 export async function exportRubricScores(

@@ -15,7 +15,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { assignment, candidate, study } from '../../../../db/schema/study';
 import { user } from '../../../../db/schema/user';
-import type { RubricDefinition } from './definition';
+import type { RubricDefinition } from '../../../../../schemas/rubric';
 
 /** A scoring rubric an organiser maintains; its content lives in immutable versions. */
 export const rubric = pgTable('rubric', {

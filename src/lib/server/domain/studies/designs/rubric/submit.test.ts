@@ -14,7 +14,7 @@ import { insertUsers } from '../../../../fixtures/ranking';
 import { insertRubric, seedQuestionSet, SMALL_RUBRIC } from '../../../../fixtures/rubric';
 import { claimNext, type ClaimResult } from '../../queue';
 import { changeStudyState, createStudy } from '../../studies';
-import { rubricDefinitionSchema } from './definition';
+import { rubricDefinitionSchema } from '../../../../../schemas/rubric';
 import { sheetProblems, submitScores, type SheetScore } from './submit';
 
 const definition = rubricDefinitionSchema.parse(SMALL_RUBRIC);

@@ -8,7 +8,7 @@ import type { Db, Tx } from '../../../../db/client';
 import { DomainError } from '../../../../errors';
 import { claimArguments, claimResult, type ClaimResult, type RawClaim } from '../../queue';
 import { rememberShown } from '../../shown';
-import { subAspectsOf, type RubricDefinition } from './definition';
+import { subAspectsOf, type RubricDefinition } from '../../../../../schemas/rubric';
 import { rubricStudy, rubricVersion } from './schema';
 
 /** Longest accepted time on task: a day, in milliseconds. */

@@ -1,0 +1,18 @@
+// What a study design plugs into the engine (the registry, ./registry.ts, lists one per design).
+import type { Tx } from '../../../db/client';
+import type { Study } from '../../../db/schema';
+
+/** The design-specific settings a study form sends (each design reads its own). */
+export interface DesignInput {
+	rubricId?: number;
+}
+
+/** What a design adds to the shared lifecycle. */
+export interface StudyDesignPlug {
+	/** Checks the design's settings and stores them, in the transaction creating the study. */
+	onCreate?(tx: Tx, study: Study, input: DesignInput, actorId: string): Promise<void>;
+	/** At the first opening, after the questions are frozen: freezes what the design needs. */
+	onFirstOpen?(tx: Tx, study: Study): Promise<void>;
+	/** The rater's screen of an assignment. */
+	screenPath(publicId: string): string;
+}
