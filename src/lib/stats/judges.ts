@@ -1,18 +1,14 @@
 // Automatic judges (LLM graders, metrics) against physicians, with HDCEval's measures (Zheng et al.,
 // AAAI 2025): pairwise accuracy as the primary one, plus Pearson's r and the ICC between judge and
 // human. Every interval resamples whole questions with one seeded draw shared by all statistics.
-import {
-	bootstrapRatio,
-	checkBootstrapOptions,
-	percentileInterval,
-	seededRandom
-} from './bootstrap';
+import { checkBootstrapOptions, percentileInterval, seededRandom } from './bootstrap';
 import { pearson } from './correlation';
 import { pairwiseAccuracy, type PairwiseRow } from './pairwise';
 import { icc } from './ratings';
 import {
 	answerMeans,
 	questionOrder,
+	ratioIntervals,
 	type BootstrapOptions,
 	type RubricShape,
 	type ScoreRow
@@ -58,7 +54,7 @@ export interface JudgeAgreement {
 }
 
 const noInterval = (reason: string): Interval => ({ low: null, high: null, reason });
-const answerId = (question: string, candidate: string) => JSON.stringify([question, candidate]);
+const answerId = (question: string, candidate: string) => question + '\u0000' + candidate;
 
 /**
  * Each judge's value of each answer per key, as the physicians' are built (rubric.ts answerMeans):
@@ -381,7 +377,11 @@ export function judgePreferenceAgreement(
 		a.total += hit;
 		a.n++;
 	}
-	return [...acc.values()].map((a) => {
+	const intervals = ratioIntervals(
+		[...acc.values()].map((a) => ({ numerators: a.hits, denominators: a.pairs })),
+		{ resamples: opts.resamples, seed: opts.seed, level }
+	);
+	return [...acc.values()].map((a, k) => {
 		const reason = `no preference of ${a.judge} on ${a.key} is between answers the physicians scored differently`;
 		return {
 			judge: a.judge,
@@ -391,9 +391,7 @@ export function judgePreferenceAgreement(
 			unscored: a.unscored,
 			judgeTies: a.judgeTies,
 			accuracy: a.n ? defined(a.total / a.n) : undefinedStat(reason),
-			interval: a.n
-				? bootstrapRatio(a.hits, a.pairs, { resamples: opts.resamples, seed: opts.seed, level })
-				: noInterval(reason)
+			interval: a.n ? intervals[k] : noInterval(reason)
 		};
 	});
 }

@@ -1,7 +1,7 @@
 // Rubric studies (HDCEval style): physicians score each answer to a question on sub-aspects, on an
 // integer scale; sub-aspects are grouped into aspects. Agreement, model means, score distributions
 // and position bias, each with a bootstrap interval that resamples whole QUESTIONS.
-import { bootstrapRatio, checkBootstrapOptions } from './bootstrap';
+import { checkBootstrapOptions, percentileInterval, seededRandom } from './bootstrap';
 import { ratingStatistics, type RatingKey } from './ratings';
 import { ratingEstimates } from './ratings-bootstrap';
 import { defined, undefinedStat, type Interval, type Rating, type Stat } from './types';
@@ -72,7 +72,7 @@ function checkRows(rows: ScoreRow[]): void {
 			throw new RangeError(
 				`rater ${r.rater} gave candidate ${r.candidate} of question ${r.question} a non-numeric score on ${r.subAspect}`
 			);
-		const key = JSON.stringify([r.question, r.candidate, r.rater, r.subAspect]);
+		const key = [r.question, r.candidate, r.rater, r.subAspect].join(SEP);
 		if (seen.has(key))
 			throw new RangeError(
 				`rater ${r.rater} scored candidate ${r.candidate} of question ${r.question} on ${r.subAspect} twice`
@@ -119,33 +119,45 @@ function keyScores(rows: ScoreRow[], keys: RubricKey[]): Map<string, KeyScore[]>
 	const byKey = new Map<string, KeyScore[]>(keys.map((k) => [k.key, []]));
 	const subKeys = new Set(keys.filter((k) => k.kind === 'sub_aspect').map((k) => k.key));
 	const aspects = keys.filter((k) => k.kind === 'aspect');
-	const aspectsOf = new Map<string, RubricKey[]>();
-	for (const a of aspects)
-		for (const s of a.subAspects) aspectsOf.set(s, [...(aspectsOf.get(s) ?? []), a]);
-	// (answer, rater, aspect) → running sum and count, in first-seen order.
-	const partial = new Map<string, { score: KeyScore; aspect: RubricKey; sum: number; n: number }>();
+	const aspectsOf = new Map<string, number[]>();
+	aspects.forEach((a, i) => {
+		for (const s of a.subAspects) aspectsOf.set(s, [...(aspectsOf.get(s) ?? []), i]);
+	});
+	// (answer, rater) → per aspect running sum and count, in first-seen order. Nested maps keyed by
+	// strings, not a joined key: a study has millions of rows.
+	const byUnit = new Map<string, Map<string, { score: KeyScore; sum: number[]; n: number[] }>>();
+	const order: { score: KeyScore; sum: number[]; n: number[] }[] = [];
 	for (const r of rows) {
 		const unit = unitOf(r.question, r.candidate);
-		const base = {
+		const inAspects = aspectsOf.get(r.subAspect);
+		if (!subKeys.has(r.subAspect) && !inAspects) continue;
+		const score: KeyScore = {
 			unit,
 			question: r.question,
 			candidate: r.candidate,
 			model: r.model,
-			rater: r.rater
+			rater: r.rater,
+			value: r.score
 		};
-		if (subKeys.has(r.subAspect)) byKey.get(r.subAspect)!.push({ ...base, value: r.score });
-		for (const a of aspectsOf.get(r.subAspect) ?? []) {
-			const id = JSON.stringify([unit, r.rater, a.key]);
-			let p = partial.get(id);
-			if (!p) partial.set(id, (p = { score: { ...base, value: NaN }, aspect: a, sum: 0, n: 0 }));
-			p.sum += r.score;
-			p.n++;
+		if (subKeys.has(r.subAspect)) byKey.get(r.subAspect)!.push(score);
+		if (!inAspects) continue;
+		let raters = byUnit.get(unit);
+		if (!raters) byUnit.set(unit, (raters = new Map()));
+		let p = raters.get(r.rater);
+		if (!p) {
+			raters.set(r.rater, (p = { score, sum: aspects.map(() => 0), n: aspects.map(() => 0) }));
+			order.push(p);
+		}
+		for (const i of inAspects) {
+			p.sum[i] += r.score;
+			p.n[i]++;
 		}
 	}
-	for (const p of partial.values()) {
-		if (p.n !== p.aspect.subAspects.length) continue;
-		byKey.get(p.aspect.key)!.push({ ...p.score, value: p.sum / p.n });
-	}
+	aspects.forEach((a, i) => {
+		const list = byKey.get(a.key)!;
+		for (const p of order)
+			if (p.n[i] === a.subAspects.length) list.push({ ...p.score, value: p.sum[i] / p.n[i] });
+	});
 	return byKey;
 }
 
@@ -166,7 +178,7 @@ function raterSlots(rows: ScoreRow[]): Map<string, number> {
 		const complete = [...raters.values()].every((s) => s !== undefined);
 		const ids = [...raters.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 		ids.forEach((rater, i) =>
-			slots.set(JSON.stringify([question, rater]), complete ? raters.get(rater)! : i + 1)
+			slots.set(question + SEP + rater, complete ? raters.get(rater)! : i + 1)
 		);
 	}
 	return slots;
@@ -247,7 +259,7 @@ export function rubricAgreement(
 		const byId: Rating[] = list.map((s) => ({ unit: s.unit, rater: s.rater, value: s.value }));
 		const bySlot: Rating[] = list.map((s) => ({
 			unit: s.unit,
-			rater: `slot ${slotOf.get(JSON.stringify([s.question, s.rater]))}`,
+			rater: `slot ${slotOf.get(s.question + SEP + s.rater)}`,
 			value: s.value
 		}));
 		const order =
@@ -402,6 +414,41 @@ export function questionOrder(rows: { question: string }[]): Map<string, number>
 	return index;
 }
 
+/**
+ * `bootstrapRatio` for many series over the same questions at once: one seeded draw of questions
+ * per resample, shared by every series, summed in draw order — the same intervals as calling
+ * `bootstrapRatio` on each series with the seed, without drawing again for each.
+ */
+export function ratioIntervals(
+	series: { numerators: Float64Array; denominators: Float64Array }[],
+	opts: { resamples: number; seed: string; level: number }
+): Interval[] {
+	const n = series.length ? series[0].numerators.length : 0;
+	if (n === 0) return series.map(() => noInterval('no units to resample'));
+	const random = seededRandom(opts.seed);
+	const draw = new Int32Array(n);
+	const values = series.map(() => new Float64Array(opts.resamples));
+	const valid = series.map(() => 0);
+	for (let r = 0; r < opts.resamples; r++) {
+		for (let i = 0; i < n; i++) draw[i] = Math.floor(random() * n);
+		series.forEach(({ numerators, denominators }, k) => {
+			let top = 0;
+			let bottom = 0;
+			for (let i = 0; i < n; i++) {
+				top += numerators[draw[i]];
+				bottom += denominators[draw[i]];
+			}
+			if (bottom !== 0) {
+				const v = top / bottom;
+				if (Number.isFinite(v)) values[k][valid[k]++] = v;
+			}
+		});
+	}
+	return values.map((v, k) =>
+		percentileInterval(v.subarray(0, valid[k]), opts.level, opts.resamples)
+	);
+}
+
 /** A model's mean score on one key. */
 export interface ModelMean {
 	model: string;
@@ -429,6 +476,7 @@ export function modelMeans(
 	const questions = questionOrder(rows);
 	const models = [...new Set(rows.map((r) => r.model))];
 	const out: ModelMean[] = [];
+	const series: { numerators: Float64Array; denominators: Float64Array }[] = [];
 	for (const model of models) {
 		for (const [key, { kind, answers }] of means) {
 			const sums = new Float64Array(questions.size);
@@ -450,12 +498,15 @@ export function modelMeans(
 				kind: kind as KeyKind,
 				n,
 				mean: n ? defined(total / n) : undefinedStat(reason),
-				interval: n
-					? bootstrapRatio(sums, counts, { resamples: opts.resamples, seed: opts.seed, level })
-					: noInterval(reason)
+				interval: noInterval(reason)
 			});
+			series.push({ numerators: sums, denominators: counts });
 		}
 	}
+	const intervals = ratioIntervals(series, { resamples: opts.resamples, seed: opts.seed, level });
+	out.forEach((m, i) => {
+		if (m.n) m.interval = intervals[i];
+	});
 	return out;
 }
 
@@ -484,12 +535,12 @@ export function scoreDistributions(rows: ScoreRow[], shape: RubricShape): ScoreD
 		for (const model of [null, ...models]) {
 			const d = { key: s, model, counts: order.map(() => 0), offScale: 0 };
 			out.push(d);
-			index.set(JSON.stringify([s, model]), d);
+			index.set(s + SEP + (model ?? SEP), d);
 		}
 	}
 	for (const r of rows) {
 		for (const model of [null, r.model]) {
-			const d = index.get(JSON.stringify([r.subAspect, model]));
+			const d = index.get(r.subAspect + SEP + (model ?? SEP));
 			if (!d) continue;
 			const i = r.score - min;
 			if (Number.isInteger(i) && i >= 0 && i < d.counts.length) d.counts[i]++;
@@ -530,7 +581,7 @@ export function positionBias(rows: ScoreRow[], opts: BootstrapOptions): Position
 	>();
 	for (const r of rows) {
 		if (r.side !== 'left' && r.side !== 'right') continue;
-		const id = JSON.stringify([r.question, r.rater, r.subAspect]);
+		const id = [r.question, r.rater, r.subAspect].join(SEP);
 		let g = groups.get(id);
 		if (!g)
 			groups.set(
@@ -573,7 +624,11 @@ export function positionBias(rows: ScoreRow[], opts: BootstrapOptions): Position
 				}
 			}
 	}
-	return keys.map((key) => {
+	const intervals = ratioIntervals(
+		keys.map((k) => ({ numerators: acc.get(k)!.sums, denominators: acc.get(k)!.counts })),
+		{ resamples: opts.resamples, seed: opts.seed, level }
+	);
+	return keys.map((key, k) => {
 		const a = acc.get(key)!;
 		const reason =
 			'no rater scored a left and a right answer of the same question on the same sub-aspect';
@@ -581,9 +636,7 @@ export function positionBias(rows: ScoreRow[], opts: BootstrapOptions): Position
 			key,
 			pairs: a.pairs,
 			meanDifference: a.pairs ? defined(a.total / a.pairs) : undefinedStat(reason),
-			interval: a.pairs
-				? bootstrapRatio(a.sums, a.counts, { resamples: opts.resamples, seed: opts.seed, level })
-				: noInterval(reason),
+			interval: a.pairs ? intervals[k] : noInterval(reason),
 			leftHigher: a.up,
 			rightHigher: a.down,
 			ties: a.ties
