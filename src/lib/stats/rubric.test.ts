@@ -111,8 +111,14 @@ describe('rubricAgreement', () => {
 		}));
 		// On the ids no answer is scored by all 4 raters, so the ICC could not be computed on them.
 		expect(icc(byId, '2,1').value).toBeNull();
-		expect(acc.alpha_interval.stat).toEqual(krippendorffAlpha(byId, 'interval'));
-		expect(acc.alpha_ordinal.stat).toEqual(krippendorffAlpha(byId, 'ordinal', [0, 1, 2, 3, 4, 5]));
+		expect(acc.alpha_interval.stat.value).toBeCloseTo(
+			krippendorffAlpha(byId, 'interval').value!,
+			12
+		);
+		expect(acc.alpha_ordinal.stat.value).toBeCloseTo(
+			krippendorffAlpha(byId, 'ordinal', [0, 1, 2, 3, 4, 5]).value!,
+			12
+		);
 		expect(acc.alpha_interval.stat.value).toBeGreaterThan(0.8);
 	});
 
@@ -141,6 +147,15 @@ describe('rubricAgreement', () => {
 		expect(acc.qwk.interval.low).toBeNull();
 		expect(acc.icc2_1.stat).toEqual({ value: null, reason: 'needs at least 2 raters; found 1' });
 		expect(acc.alpha_interval.stat.value).toBeNull();
+	});
+
+	it('computes alpha on the ids when two raters were given one slot, and says why the ICC is not', () => {
+		// bob's judgements of q1 are recorded as slot 1 too: slot 1 has two scores on q1/a and q1/b.
+		const clash = SMALL.map((x) => (x.rater === 'bob' ? { ...x, slot: 1 } : x));
+		const acc = rubricAgreement(clash, SHAPE, boot).find((r) => r.key === 'ACC')!;
+		expect(acc.icc2_1.stat.reason).toMatch(/rated unit .* more than once/);
+		const fine = rubricAgreement(SMALL, SHAPE, boot).find((r) => r.key === 'ACC')!;
+		expect(acc.alpha_interval.stat.value).toBeCloseTo(fine.alpha_interval.stat.value!, 12);
 	});
 
 	it('ranks raters by id within a question when no slot is given', () => {

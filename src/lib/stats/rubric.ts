@@ -292,9 +292,14 @@ export function rubricAgreement(
 				notes: ''
 			};
 		}
-		// Same seed and same clusters in the same order: both bootstraps draw the same questions.
-		const ids = ratingEstimates(byId, { ...boot, order: order ?? undefined });
 		const sl = ratingEstimates(bySlot, { ...boot, order: order ?? undefined });
+		// Alpha depends only on each answer's values, not on who gave them, so when every rater of a
+		// question has a slot of their own the slot compilation gives alpha on the ids too (at a
+		// fraction of the cost: with a large pool nearly every answer's id pattern is its own type).
+		// Otherwise (two raters given one slot) alpha is computed on the ids; same seed, same draws.
+		const ids = distinctSlots(bySlot)
+			? sl
+			: ratingEstimates(byId, { ...boot, order: order ?? undefined });
 		const qwk =
 			slots === 2
 				? estimate(
@@ -343,6 +348,17 @@ export function rubricAgreement(
 				`intervals resample questions`
 		};
 	});
+}
+
+/** Whether no two raters share a slot on one answer. */
+function distinctSlots(r: Rating[]): boolean {
+	const seen = new Set<string>();
+	for (const x of r) {
+		const key = x.unit + SEP + x.rater;
+		if (seen.has(key)) return false;
+		seen.add(key);
+	}
+	return true;
 }
 
 /** Answers scored in every one of the slots (the ICC's listwise units). */
@@ -423,26 +439,39 @@ export function ratioIntervals(
 	series: { numerators: Float64Array; denominators: Float64Array }[],
 	opts: { resamples: number; seed: string; level: number }
 ): Interval[] {
-	const n = series.length ? series[0].numerators.length : 0;
+	const S = series.length;
+	const n = S ? series[0].numerators.length : 0;
 	if (n === 0) return series.map(() => noInterval('no units to resample'));
+	// Unit-major layout, so a drawn unit adds one contiguous row to every series' sums (each series
+	// still summed in draw order, as bootstrapRatio sums it).
+	const num = new Float64Array(n * S);
+	const den = new Float64Array(n * S);
+	series.forEach(({ numerators, denominators }, k) => {
+		for (let i = 0; i < n; i++) {
+			num[i * S + k] = numerators[i];
+			den[i * S + k] = denominators[i];
+		}
+	});
 	const random = seededRandom(opts.seed);
-	const draw = new Int32Array(n);
+	const top = new Float64Array(S);
+	const bottom = new Float64Array(S);
 	const values = series.map(() => new Float64Array(opts.resamples));
-	const valid = series.map(() => 0);
+	const valid = new Int32Array(S);
 	for (let r = 0; r < opts.resamples; r++) {
-		for (let i = 0; i < n; i++) draw[i] = Math.floor(random() * n);
-		series.forEach(({ numerators, denominators }, k) => {
-			let top = 0;
-			let bottom = 0;
-			for (let i = 0; i < n; i++) {
-				top += numerators[draw[i]];
-				bottom += denominators[draw[i]];
+		top.fill(0);
+		bottom.fill(0);
+		for (let i = 0; i < n; i++) {
+			const o = Math.floor(random() * n) * S;
+			for (let k = 0; k < S; k++) {
+				top[k] += num[o + k];
+				bottom[k] += den[o + k];
 			}
-			if (bottom !== 0) {
-				const v = top / bottom;
-				if (Number.isFinite(v)) values[k][valid[k]++] = v;
-			}
-		});
+		}
+		for (let k = 0; k < S; k++) {
+			if (bottom[k] === 0) continue;
+			const v = top[k] / bottom[k];
+			if (Number.isFinite(v)) values[k][valid[k]++] = v;
+		}
 	}
 	return values.map((v, k) =>
 		percentileInterval(v.subarray(0, valid[k]), opts.level, opts.resamples)
