@@ -59,7 +59,8 @@ const answerId = (question: string, candidate: string) => question + '\u0000' + 
 /**
  * Each judge's value of each answer per key, as the physicians' are built (rubric.ts answerMeans):
  * the sub-aspect score; an aspect's = the mean of the judge's sub-aspect scores in it, only when
- * all are present; 'overall' the same over every sub-aspect. A judge scoring an answer twice on a
+ * all are present; 'overall' the same over every sub-aspect, unless the judge gave an answer an
+ * 'overall' score of its own (a metric scoring answers as a whole), which is then used. A judge scoring an answer twice on a
  * sub-aspect is an error.
  */
 function judgeValues(
@@ -91,13 +92,16 @@ function judgeValues(
 	const out = new Map<string, Map<string, Map<string, number>>>(); // judge → key → answer → value
 	for (const [judge, answers] of scores) {
 		const byKey = new Map<string, Map<string, number>>(groups.map(([k]) => [k, new Map()]));
-		for (const [id, subs] of answers)
+		for (const [id, subs] of answers) {
 			for (const [key, members] of groups) {
 				if (!members.every((s) => subs.has(s))) continue;
 				let sum = 0;
 				for (const s of members) sum += subs.get(s)!;
 				byKey.get(key)!.set(id, sum / members.length);
 			}
+			// A judge that scores answers as a whole (a metric) gives 'overall' itself.
+			if (subs.has('overall')) byKey.get('overall')!.set(id, subs.get('overall')!);
+		}
 		out.set(judge, byKey);
 	}
 	return out;

@@ -1,7 +1,14 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/client';
-import { ERROR_TYPES, TAGS, type ErrorType, type StudyState, type Tag } from '../../../constants';
+import {
+	ERROR_TYPES,
+	TAGS,
+	type ErrorType,
+	type StudyDesign,
+	type StudyState,
+	type Tag
+} from '../../../constants';
 
 /** The pace of a study is measured over at most this window … */
 export const PACE_WINDOW_HOURS = 24;
@@ -42,11 +49,14 @@ export function estimateFinish(input: {
 	now: Date;
 	inWindow: number;
 	recent: Date[];
+	/** What a judgement is called in this study's design (plural: with an s). */
+	noun?: string;
 }): FinishEstimate {
 	const { state, openedAt, remaining, now, inWindow, recent } = input;
+	const noun = input.noun ?? 'ranking';
 	if (state === 'draft' || !openedAt)
 		return { at: null, reason: 'no estimate: the study has not opened' };
-	if (remaining <= 0) return { at: null, reason: 'no estimate needed: every ranking is in' };
+	if (remaining <= 0) return { at: null, reason: `no estimate needed: every ${noun} is in` };
 	if (state !== 'open') return { at: null, reason: `no estimate: the study is ${state}` };
 	const dayAgo = now.getTime() - PACE_WINDOW_HOURS * HOUR;
 	const sinceOpening = openedAt.getTime() > dayAgo;
@@ -54,18 +64,18 @@ export function estimateFinish(input: {
 	const window = sinceOpening
 		? `since the study opened ${duration(now.getTime() - windowStart)} ago`
 		: `in the last ${PACE_WINDOW_HOURS} hours`;
-	if (inWindow === 0) return { at: null, reason: `no estimate: no rankings ${window}` };
+	if (inWindow === 0) return { at: null, reason: `no estimate: no ${noun}s ${window}` };
 	let count: number;
 	let from: number;
 	let basis: string;
 	if (inWindow >= PACE_LATEST && recent.length >= PACE_LATEST) {
 		count = PACE_LATEST;
 		from = recent[PACE_LATEST - 1].getTime();
-		basis = `the latest ${PACE_LATEST} rankings, submitted in the last ${duration(now.getTime() - from)}`;
+		basis = `the latest ${PACE_LATEST} ${noun}s, submitted in the last ${duration(now.getTime() - from)}`;
 	} else {
 		count = inWindow;
 		from = windowStart;
-		basis = `the ${count === 1 ? 'ranking' : `${count} rankings`} submitted ${window}`;
+		basis = `the ${count === 1 ? noun : `${count} ${noun}s`} submitted ${window}`;
 	}
 	// At least a minute, so a ranking submitted this very instant gives a finite rate.
 	const span = Math.max(now.getTime() - from, 60_000);
@@ -157,11 +167,13 @@ function textArray(value: string[] | string): string[] {
 export async function studyProgress(db: Db, studyId: number, now = new Date()) {
 	const questions = rowsOf<QuestionProgress>(
 		await db.execute(sql`
-			select q.id as "questionId", q.item_id as "itemId", i.question,
+			select q.id as "questionId", q.item_id as "itemId", coalesce(i.question, sq.question) as question,
 				q.completed::int as submitted,
 				(select count(*)::int from assignment a where a.study_question_id = q.id and a.state = 'leased' and a.lease_expires_at > now()) as leased,
 				q.open_slots::int as "openSlots"
-			from study_question q join qa_item i on i.id = q.item_id
+			from study_question q
+			left join qa_item i on i.id = q.item_id
+			left join set_question sq on sq.id = q.set_question_id
 			where q.study_id = ${studyId}
 			order by q.id`)
 	);
@@ -170,38 +182,44 @@ export async function studyProgress(db: Db, studyId: number, now = new Date()) {
 			select u.pseudonym as physician,
 				count(*) filter (where a.state = 'submitted')::int as submitted,
 				count(*) filter (where a.state = 'leased' and a.lease_expires_at > now())::int as leased,
-				(percentile_cont(0.5) within group (order by r.time_on_task_ms) / 1000)::float8 as "medianSeconds"
+				(percentile_cont(0.5) within group (order by coalesce(r.time_on_task_ms, j.time_on_task_ms)) / 1000)::float8 as "medianSeconds"
 			from assignment a
 			join study_question q on q.id = a.study_question_id
 			join "user" u on u.id = a.physician_id
 			left join ranking r on r.assignment_id = a.id
+			left join rubric_judgement j on j.assignment_id = a.id
 			where q.study_id = ${studyId}
 			group by u.pseudonym
 			order by submitted desc, u.pseudonym`)
 	);
-	const [k] = rowsOf<{ k: number; state: StudyState; openedAt: string | Date | null }>(
+	const [k] = rowsOf<{
+		k: number;
+		state: StudyState;
+		design: StudyDesign;
+		openedAt: string | Date | null;
+	}>(
 		await db.execute(
-			sql`select raters_per_question::int as k, state, opened_at as "openedAt" from study where id = ${studyId}`
+			sql`select raters_per_question::int as k, state, design, opened_at as "openedAt" from study where id = ${studyId}`
 		)
 	);
+	const noun = k?.design === 'rubric' ? 'score sheet' : 'ranking';
 	const since = new Date(now.getTime() - PACE_WINDOW_HOURS * HOUR).toISOString();
 	// The latest submissions of the window and, in the same query, how many the window holds.
 	const recent = rowsOf<{ at: string | Date; inWindow: number }>(
 		await db.execute(sql`
-			select r.submitted_at as at, count(*) over ()::int as "inWindow"
-			from ranking r
-			join assignment a on a.id = r.assignment_id
+			select a.submitted_at as at, count(*) over ()::int as "inWindow"
+			from assignment a
 			join study_question q on q.id = a.study_question_id
-			where q.study_id = ${studyId} and r.submitted_at > ${since}
-				and r.submitted_at <= ${now.toISOString()}
-			order by r.submitted_at desc
+			where q.study_id = ${studyId} and a.state = 'submitted' and a.submitted_at > ${since}
+				and a.submitted_at <= ${now.toISOString()}
+			order by a.submitted_at desc
 			limit ${PACE_LATEST}`)
 	);
 	const target = (k?.k ?? 0) * questions.length;
 	const submitted = questions.reduce((n, q) => n + q.submitted, 0);
 	// How many questions have 0, 1, …, k submitted rankings.
 	const histogram = Array.from({ length: (k?.k ?? 0) + 1 }, (_, n) => ({
-		label: `${n} of ${k?.k ?? 0} rankings`,
+		label: `${n} of ${k?.k ?? 0} ${noun}s`,
 		value: questions.filter((q) => q.submitted === n).length
 	}));
 	const estimate = estimateFinish({
@@ -210,8 +228,9 @@ export async function studyProgress(db: Db, studyId: number, now = new Date()) {
 		remaining: target - submitted,
 		now,
 		inWindow: recent[0]?.inWindow ?? 0,
-		recent: recent.map((r) => new Date(r.at))
+		recent: recent.map((r) => new Date(r.at)),
+		noun
 	});
 	const models = await modelJudgements(db, studyId);
-	return { questions, physicians, submitted, target, histogram, estimate, models };
+	return { questions, physicians, submitted, target, histogram, estimate, models, noun };
 }
