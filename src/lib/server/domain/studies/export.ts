@@ -17,6 +17,8 @@ import type { DetailChoice, ErrorType, QaType } from '../../../constants';
 import { attackRows } from './blinding-audit';
 import { studyAudit } from './blinding';
 import { presentationChoices } from './presentation';
+import { DESIGNS } from './designs/registry';
+import { getStudy } from './studies';
 
 /**
  * Columns of the long table: one row per (ranking, candidate). `presentation_position` is the
@@ -167,5 +169,42 @@ export async function exportBlindingAudit(db: Db, studyId: number) {
 		},
 		form: { shown: audit.shown, raw: audit.raw },
 		attacks: [...attackRows('shown', audit.attacks.shown), ...attackRows('raw', audit.attacks.raw)]
+	};
+}
+
+/**
+ * A study's configuration as exported beside its long table: design, questions' source, models,
+ * k, lease, reference, presentation, states and times, and what the design adds (a rubric study:
+ * the frozen rubric version and its definition). The seeds are per rater and per assignment, in
+ * the long table (`order_seed`, `assignment_seed`). Null for an unknown study.
+ */
+export async function studyConfiguration(db: Db, studyId: number) {
+	const study = await getStudy(db, studyId);
+	if (!study) return null;
+	return {
+		study: study.name,
+		study_id: study.id,
+		design: study.design,
+		state: study.state,
+		questions_from: study.questionSet
+			? { question_set: study.questionSet.name, question_set_id: study.questionSet.id }
+			: { qa_bank: study.selection },
+		questions: study.questions,
+		models: study.models.map((m) => m.name),
+		include_reference: study.includeReference,
+		raters_per_question: study.ratersPerQuestion,
+		allow_ties: study.design === 'ranking' ? study.allowTies : undefined,
+		lease_minutes: study.leaseMinutes,
+		presentation: study.presentation,
+		instructions: study.instructions,
+		created_at: study.createdAt.toISOString(),
+		opened_at: study.openedAt?.toISOString() ?? null,
+		closed_at: study.closedAt?.toISOString() ?? null,
+		seeds: {
+			order_seed: "per rater (long table): the rater's question order, md5(order_seed || ':' || question id) ascending",
+			assignment_seed:
+				"per assignment (long table, rubric design; ranking: the assignment's seed): the answers' display order, seededShuffle"
+		},
+		...((await DESIGNS[study.design].configuration?.(db, study.id)) ?? {})
 	};
 }

@@ -2,7 +2,7 @@
 export { studyAudit, type StudyBlindingAudit } from './blinding';
 export { auditView } from './blinding-audit';
 export { previewStudyAudit } from './blinding-preview';
-export { exportBlindingAudit, exportRankings, rankingsCsv } from './export';
+export { exportBlindingAudit, exportRankings, rankingsCsv, studyConfiguration } from './export';
 export { DEFAULT_PRESENTATION, TYPES_WITH_DETAIL } from './presentation';
 export { studyProgress, type ModelJudgements } from './progress';
 export {
@@ -16,6 +16,7 @@ export { rankingFormSchema, submitRanking, submitRankingAndNext } from './design
 export {
 	changeStudyState,
 	checkEligibility,
+	checkSetEligibility,
 	createStudy,
 	getStudy,
 	listModelsWithCounts,
@@ -41,7 +42,12 @@ export {
 	RUBRIC_EXPORT_COLUMNS,
 	RUBRIC_TEMPLATES,
 	rubricDefinitionSchema,
+	rubricReport,
+	rubricScoreRows,
 	rubricScoresCsv,
+	studyJudgeInput,
+	studyRubric,
+	type RubricReport,
 	saveRubricVersion,
 	scoreFormSchema,
 	sheetProblems,

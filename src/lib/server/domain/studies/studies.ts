@@ -605,6 +605,7 @@ export async function listStudies(db: Db) {
 		.select({
 			id: studyTable.id,
 			name: studyTable.name,
+			design: studyTable.design,
 			state: studyTable.state,
 			ratersPerQuestion: studyTable.ratersPerQuestion,
 			createdAt: studyTable.createdAt,
@@ -628,9 +629,16 @@ export async function getStudy(db: Db, studyId: number) {
 		.select({ questions: count() })
 		.from(studyQuestion)
 		.where(eq(studyQuestion.studyId, studyId));
+	const [set] = study.questionSetId
+		? await db
+				.select({ id: questionSet.id, name: questionSet.name })
+				.from(questionSet)
+				.where(eq(questionSet.id, study.questionSetId))
+		: [];
 	const stored = study.presentation as Partial<Record<QaType, DetailChoice>>;
 	return {
 		...study,
+		questionSet: set ?? null,
 		selection: selectionSchema.parse(study.selection),
 		// A study created before the choice existed stored none (its texts used the layout of the time).
 		presentation: Object.keys(stored).length ? presentationChoices(stored) : null,
@@ -639,13 +647,18 @@ export async function getStudy(db: Db, studyId: number) {
 	};
 }
 
-/** Models that have at least one response, for the study form. */
+/** Every model with its answers to QA items and to question sets, for the study form. */
 export async function listModelsWithCounts(db: Db) {
 	return db
-		.select({ id: model.id, name: model.name, responses: count(response.id) })
+		.select({
+			id: model.id,
+			name: model.name,
+			/** Answers to QA items. */
+			responses: sql<number>`(select count(*)::int from ${response} r where r.model_id = ${model.id})`,
+			/** Answers to questions of question sets. */
+			setResponses: sql<number>`(select count(*)::int from ${setResponse} r where r.model_id = ${model.id})`
+		})
 		.from(model)
-		.leftJoin(response, eq(response.modelId, model.id))
-		.groupBy(model.id, model.name)
 		.orderBy(asc(model.name));
 }
 

@@ -2,8 +2,11 @@ import { redirect } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { listImports } from '$lib/server/domain/items';
+import { listQuestionSets } from '$lib/server/domain/question-sets';
 import {
 	checkEligibility,
+	checkSetEligibility,
+	listRubrics,
 	createStudy,
 	DEFAULT_PRESENTATION,
 	listModelsWithCounts,
@@ -20,17 +23,26 @@ import type { Actions, PageServerLoad } from './$types';
 export const load: PageServerLoad = async ({ locals, url }) => {
 	requireRole(locals, 'organiser', url);
 	const db = getDb();
-	const [studies, models, snapshots, imports] = await Promise.all([
+	const [studies, models, snapshots, imports, questionSets, rubrics] = await Promise.all([
 		listStudies(db),
 		listModelsWithCounts(db),
 		listSnapshotsForStudies(db),
-		listImports(db, 100)
+		listImports(db, 100),
+		listQuestionSets(db),
+		listRubrics(db)
 	]);
 	return {
 		presentation: { defaults: DEFAULT_PRESENTATION, types: TYPES_WITH_DETAIL },
 		studies,
 		models,
 		snapshots,
+		questionSets: questionSets.map((q) => ({
+			id: q.id,
+			name: q.name,
+			questions: q.questions,
+			models: q.models
+		})),
+		rubrics: rubrics.map((r) => ({ id: r.id, name: r.name, latestVersion: r.latestVersion })),
 		imports: imports
 			.filter((i) => i.kind === 'qa')
 			.map((i) => ({ id: i.id, label: `#${i.id} ${i.fileName}` }))
@@ -43,6 +55,25 @@ export const actions: Actions = {
 		const input = await readForm(request, studyFormSchema, { message: studyFormMessage });
 		if (!input.ok) return input.failure;
 		const { values } = input;
+		if (input.data.questionSetId) {
+			const set = await checkSetEligibility(
+				getDb(),
+				input.data.questionSetId,
+				input.data.modelIds ?? []
+			);
+			return {
+				values,
+				preview: {
+					eligible: set.eligible.length,
+					missing: set.missing.slice(0, 200).map((m) => ({
+						itemId: m.externalId,
+						question: m.question,
+						models: m.models
+					})),
+					missingCount: set.missing.length
+				}
+			};
+		}
 		const selection = selectionSchema.safeParse(input.data.selection);
 		if (!selection.success)
 			return failWith(new DomainError('invalid', 'The question set is not valid.'), { values });

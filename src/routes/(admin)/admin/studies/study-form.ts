@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { DETAIL_CHOICES, QA_TYPES, type DetailChoice, type QaType } from '$lib/constants';
+import {
+	DETAIL_CHOICES,
+	QA_TYPES,
+	STUDY_DESIGNS,
+	type DetailChoice,
+	type QaType
+} from '$lib/constants';
 import type { StudyInput } from '$lib/server/domain/studies';
 import { field } from '$lib/server/forms';
 
@@ -25,6 +31,10 @@ const withDefault = (value: string) => (v: unknown) => (v === undefined || v ===
 export const studyFormSchema = z
 	.object({
 		name: z.string().default(''),
+		design: z.preprocess(withDefault('ranking'), z.enum(STUDY_DESIGNS)),
+		/** Where the questions come from: `bank` (the QA bank) or a question set's id. */
+		source: z.string().default('bank'),
+		rubricId: optionalId,
 		instructions: z.string().default(''),
 		types: field.list(z.enum(QA_TYPES)),
 		snapshotId: optionalId,
@@ -51,8 +61,12 @@ export const studyFormSchema = z
 			.split(/[\s,;]+/)
 			.filter(Boolean)
 			.map(Number);
+		const setId = /^\d+$/.test(d.source) ? Number(d.source) : undefined;
 		return {
 			name: d.name,
+			design: d.design,
+			questionSetId: setId,
+			rubricId: d.design === 'rubric' ? d.rubricId : undefined,
 			instructions: d.instructions,
 			selection: {
 				types: d.types,

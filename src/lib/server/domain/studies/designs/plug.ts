@@ -1,5 +1,5 @@
 // What a study design plugs into the engine (the registry, ./registry.ts, lists one per design).
-import type { Tx } from '../../../db/client';
+import type { Db, Tx } from '../../../db/client';
 import type { Study } from '../../../db/schema';
 
 /** The design-specific settings a study form sends (each design reads its own). */
@@ -13,6 +13,8 @@ export interface StudyDesignPlug {
 	onCreate?(tx: Tx, study: Study, input: DesignInput, actorId: string): Promise<void>;
 	/** At the first opening, after the questions are frozen: freezes what the design needs. */
 	onFirstOpen?(tx: Tx, study: Study): Promise<void>;
+	/** What the design adds to the study's exported configuration (e.g. the frozen rubric). */
+	configuration?(db: Db, studyId: number): Promise<Record<string, unknown>>;
 	/** The rater's screen of an assignment. */
 	screenPath(publicId: string): string;
 }

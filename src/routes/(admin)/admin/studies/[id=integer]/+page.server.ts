@@ -9,6 +9,7 @@ import {
 	getStudy,
 	previewStudyAudit,
 	studyAudit,
+	studyRubric,
 	type StudyBlindingAudit,
 	studyProgress
 } from '$lib/server/domain/studies';
@@ -25,6 +26,7 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 		study,
 		instructionsHtml: renderMarkdown(study.instructions),
 		progress: await studyProgress(db, study.id),
+		rubric: study.design === 'rubric' ? await studyRubric(db, study.id) : null,
 		// A draft has no candidates yet: its audit runs on request (the `audit` action).
 		blinding: study.state === 'draft' ? null : view(await studyAudit(db, study.id))
 	};

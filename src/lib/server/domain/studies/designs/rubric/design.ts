@@ -1,6 +1,7 @@
 // The rubric design's plug into the study engine (designs/registry.ts): a rubric study names a
 // rubric at creation and freezes its latest version at the first opening.
 import { desc, eq } from 'drizzle-orm';
+import type { Db } from '../../../../db/client';
 import { DomainError } from '../../../../errors';
 import type { StudyDesignPlug } from '../plug';
 import { rubric, rubricStudy, rubricVersion } from './schema';
@@ -38,5 +39,38 @@ export const rubricDesign: StudyDesignPlug = {
 			.set({ rubricVersionId: latest.id })
 			.where(eq(rubricStudy.studyId, study.id));
 	},
+	async configuration(db, studyId) {
+		return { rubric: await studyRubric(db, studyId) };
+	},
 	screenPath: (publicId) => `/rank/rubric/${publicId}`
 };
+
+/**
+ * The rubric of a rubric study: its name, its latest version, and the version frozen at opening
+ * with its definition (null while a draft). Null for a study of another design.
+ */
+export async function studyRubric(db: Db, studyId: number) {
+	const [row] = await db
+		.select({
+			rubricId: rubric.id,
+			name: rubric.name,
+			frozenVersionId: rubricStudy.rubricVersionId
+		})
+		.from(rubricStudy)
+		.innerJoin(rubric, eq(rubric.id, rubricStudy.rubricId))
+		.where(eq(rubricStudy.studyId, studyId));
+	if (!row) return null;
+	const versions = await db
+		.select({ id: rubricVersion.id, version: rubricVersion.version, definition: rubricVersion.definition })
+		.from(rubricVersion)
+		.where(eq(rubricVersion.rubricId, row.rubricId))
+		.orderBy(desc(rubricVersion.version));
+	const frozen = versions.find((v) => v.id === row.frozenVersionId) ?? null;
+	return {
+		id: row.rubricId,
+		name: row.name,
+		latestVersion: versions[0]?.version ?? null,
+		frozenVersion: frozen?.version ?? null,
+		definition: frozen?.definition ?? null
+	};
+}

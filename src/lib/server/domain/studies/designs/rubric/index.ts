@@ -36,3 +36,14 @@ export {
 	type ScoreSheet
 } from './submit';
 export { RUBRIC_EXPORT_COLUMNS, exportRubricScores, rubricScoresCsv } from './export';
+export {
+	REPORT_BOOTSTRAP,
+	rubricReport,
+	rubricScoreRows,
+	rubricShape,
+	scoringRunJudges,
+	studyJudgeInput,
+	type JudgeInput,
+	type RubricReport
+} from './statistics';
+export { studyRubric } from './design';

@@ -7,6 +7,9 @@ import type { Db } from '../../../../db/client';
 import {
 	assignment,
 	candidate,
+	judge,
+	judgePreference,
+	judgeScore,
 	model,
 	score,
 	scoringRun,
@@ -159,4 +162,53 @@ export async function scoringRunJudges(db: Db, studyId: number): Promise<JudgeSc
 		subAspect: 'overall',
 		score: r.value
 	}));
+}
+
+/** The imported judges' scores and preferences of a study's answers, as the statistics read them. */
+export async function studyJudgeInput(db: Db, studyId: number): Promise<JudgeInput> {
+	const scores = await db
+		.select({
+			judge: judge.name,
+			question: candidate.studyQuestionId,
+			candidate: judgeScore.candidateId,
+			criterion: judgeScore.criterion,
+			score: judgeScore.score
+		})
+		.from(judgeScore)
+		.innerJoin(judge, eq(judge.id, judgeScore.judgeId))
+		.innerJoin(candidate, eq(candidate.id, judgeScore.candidateId))
+		.where(eq(judge.studyId, studyId));
+	const preferences = await db
+		.select({
+			judge: judge.name,
+			question: candidate.studyQuestionId,
+			candidateA: judgePreference.candidateAId,
+			candidateB: judgePreference.candidateBId,
+			criterion: judgePreference.criterion,
+			preferred: judgePreference.preferred
+		})
+		.from(judgePreference)
+		.innerJoin(judge, eq(judge.id, judgePreference.judgeId))
+		.innerJoin(candidate, eq(candidate.id, judgePreference.candidateAId))
+		.where(eq(judge.studyId, studyId));
+	return {
+		scores: [
+			...scores.map((s) => ({
+				judge: s.judge,
+				question: String(s.question),
+				candidate: String(s.candidate),
+				subAspect: s.criterion,
+				score: s.score
+			})),
+			...(await scoringRunJudges(db, studyId))
+		],
+		preferences: preferences.map((p) => ({
+			judge: p.judge,
+			question: String(p.question),
+			candidateA: String(p.candidateA),
+			candidateB: String(p.candidateB),
+			preferred: p.preferred,
+			subAspect: p.criterion === 'overall' ? null : p.criterion
+		}))
+	};
 }

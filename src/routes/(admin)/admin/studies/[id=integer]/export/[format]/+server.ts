@@ -5,18 +5,25 @@ import { getDb } from '$lib/server/db';
 import {
 	exportBlindingAudit,
 	exportRankings,
+	exportRubricScores,
 	getStudy,
-	rankingsCsv
+	rankingsCsv,
+	rubricScoresCsv,
+	studyConfiguration
 } from '$lib/server/domain/studies';
 import type { RequestHandler } from './$types';
 
-/** The rankings as CSV or JSON, or the blinding audit (JSON). */
-const formatSchema = z.enum(['csv', 'json', 'blinding']);
+/**
+ * The judgements as a long table (CSV or JSON; the study's design decides the columns), the
+ * study's configuration (JSON: design, questions' source, rubric version, seeds' roles), or the
+ * blinding audit (JSON).
+ */
+const formatSchema = z.enum(['csv', 'json', 'config', 'blinding']);
 
 export const GET: RequestHandler = async ({ locals, params, url }) => {
 	requireRole(locals, 'organiser', url);
 	const format = formatSchema.safeParse(params.format);
-	if (!format.success) error(404, 'Export formats are csv, json and blinding.');
+	if (!format.success) error(404, 'Export formats are csv, json, config and blinding.');
 	const db = getDb();
 	const study = await getStudy(db, Number(params.id));
 	if (!study) error(404, 'No such study.');
@@ -31,9 +38,26 @@ export const GET: RequestHandler = async ({ locals, params, url }) => {
 			}
 		});
 	}
-	const rows = await exportRankings(db, study.id);
-	const file = `study-${study.id}-rankings.${format.data}`;
-	const body = format.data === 'csv' ? rankingsCsv(rows) : JSON.stringify(rows, null, 1);
+	if (format.data === 'config') {
+		return new Response(JSON.stringify(await studyConfiguration(db, study.id), null, 1), {
+			headers: {
+				'content-type': 'application/json',
+				'content-disposition': `attachment; filename="study-${study.id}-configuration.json"`,
+				'cache-control': 'no-store'
+			}
+		});
+	}
+	let body: string;
+	let file: string;
+	if (study.design === 'rubric') {
+		const rows = await exportRubricScores(db, study.id);
+		file = `study-${study.id}-scores.${format.data}`;
+		body = format.data === 'csv' ? rubricScoresCsv(rows) : JSON.stringify(rows, null, 1);
+	} else {
+		const rows = await exportRankings(db, study.id);
+		file = `study-${study.id}-rankings.${format.data}`;
+		body = format.data === 'csv' ? rankingsCsv(rows) : JSON.stringify(rows, null, 1);
+	}
 	return new Response(body, {
 		headers: {
 			'content-type': format.data === 'csv' ? 'text/csv; charset=utf-8' : 'application/json',
