@@ -1,6 +1,6 @@
 import type { Io } from '../io';
 
-const SUITES = ['import', 'scoring', 'review', 'ranking', 'stats', 'pages', 'http'] as const;
+const SUITES = ['import', 'scoring', 'review', 'ranking', 'rubric', 'stats', 'pages', 'http'] as const;
 
 /**
  * Runs the benchmarks (all, or those named) and prints their figures. Options (`--name value`)
@@ -25,6 +25,7 @@ export async function runBenchmarks(args: string[], io: Io): Promise<number> {
 		}
 		if (suite === 'review') await (await import('./review')).runReviewBench(io);
 		if (suite === 'ranking') await (await import('./ranking')).runRankingBench(io);
+		if (suite === 'rubric') await (await import('./rubric')).runRubricBench(io);
 		if (suite === 'stats') await (await import('./stats')).runStatsBench(io);
 		if (suite === 'pages') await (await import('./pages')).runPagesBench(io);
 		if (suite === 'http') {

@@ -201,7 +201,8 @@ export async function studyConfiguration(db: Db, studyId: number) {
 		opened_at: study.openedAt?.toISOString() ?? null,
 		closed_at: study.closedAt?.toISOString() ?? null,
 		seeds: {
-			order_seed: "per rater (long table): the rater's question order, md5(order_seed || ':' || question id) ascending",
+			order_seed:
+				"per rater (long table): the rater's question order, md5(order_seed || ':' || question id) ascending",
 			assignment_seed:
 				"per assignment (long table, rubric design; ranking: the assignment's seed): the answers' display order, seededShuffle"
 		},

@@ -61,7 +61,11 @@ export async function studyRubric(db: Db, studyId: number) {
 		.where(eq(rubricStudy.studyId, studyId));
 	if (!row) return null;
 	const versions = await db
-		.select({ id: rubricVersion.id, version: rubricVersion.version, definition: rubricVersion.definition })
+		.select({
+			id: rubricVersion.id,
+			version: rubricVersion.version,
+			definition: rubricVersion.definition
+		})
 		.from(rubricVersion)
 		.where(eq(rubricVersion.rubricId, row.rubricId))
 		.orderBy(desc(rubricVersion.version));

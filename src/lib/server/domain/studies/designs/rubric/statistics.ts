@@ -112,10 +112,13 @@ export async function rubricReport(
 	const shape = rubricShape(frozen.definition);
 	const rows = await rubricScoreRows(db, studyId);
 	const known = new Set(subAspectsOf(frozen.definition).map((s) => s.code));
-	const judgeScores = judges.scores.filter((s) => known.has(s.subAspect) || s.subAspect === 'overall');
+	const judgeScores = judges.scores.filter(
+		(s) => known.has(s.subAspect) || s.subAspect === 'overall'
+	);
 	const scored = rows.length > 0;
 	const agreement = scored ? rubricAgreement(rows, shape, options) : [];
-	const judged = scored && judgeScores.length ? judgeAgreement(rows, judgeScores, shape, options) : [];
+	const judged =
+		scored && judgeScores.length ? judgeAgreement(rows, judgeScores, shape, options) : [];
 	return {
 		rubric: { version: frozen.version, definition: frozen.definition },
 		shape,
