@@ -26,3 +26,13 @@ export {
 } from './studies';
 export { DESIGNS } from './designs/registry';
 export * from './designs/rubric';
+export {
+	importJudgeFile,
+	judgeRows,
+	listJudges,
+	OVERALL,
+	type ImportedJudge,
+	type JudgeImportResult,
+	type JudgeRows,
+	type JudgeSummary
+} from './judges';
