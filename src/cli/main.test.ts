@@ -115,4 +115,15 @@ describe('cliniq CLI on an embedded database', () => {
 		expect(await main(['frobnicate'], c.io)).toBe(1);
 		expect(c.err[0]).toMatch(/Unknown command "frobnicate"/);
 	});
+
+	it('imports a judge only into a study it is told of', async () => {
+		const path = join(dir, 'judge.jsonl');
+		writeFileSync(path, '{"question_id": "q1", "model": "m1", "score": 3}\n');
+		let c = capture();
+		expect(await main(['import', 'judge', path, '--judge', 'gpt'], c.io)).toBe(2);
+		expect(c.err[0]).toBe('Error: --study ID is required.');
+		c = capture();
+		expect(await main(['import', 'judge', path, '--study', '7', '--judge', 'gpt'], c.io)).toBe(2);
+		expect(c.err[0]).toBe('Error: No such study.');
+	});
 });

@@ -29,11 +29,12 @@ import {
 	importResponses,
 	type MatchBy
 } from '$lib/server/domain/imports/response-import';
+import { importJudgeFile } from '$lib/server/domain/studies';
 import { createUser } from '$lib/server/domain/people/users';
 import { importQuestions } from '$lib/server/domain/question-sets/question-import';
 import { importSetResponses } from '$lib/server/domain/question-sets/response-import';
 import { problemKind, recordLabel } from '$lib/schemas/qa-record';
-import type { ImportCounts } from '$lib/server/domain/imports/import-errors';
+import type { ImportCounts, ImportWarning } from '$lib/server/domain/imports/import-errors';
 import { DomainError } from '$lib/server/errors';
 import { randomId } from '$lib/server/ids';
 import { defaultIo, type Io } from './io';
@@ -46,6 +47,7 @@ Usage:
   cliniq import responses <files…> [--model NAME]    import model outputs (submission files or JSONL)
   cliniq import questions <files…> --set NAME [--description TEXT]   import a question set (JSON or JSONL)
   cliniq import set-responses <files…> --set NAME    import models' responses to a question set
+  cliniq import judge <files…> --study ID [--judge NAME]   import an automatic judge's scores and preferences
   cliniq user create --email E --role R [--role R] [--name N] [--password P]
   cliniq items count [--type T]
   cliniq score run|cases …                           ClinIQLink Task-1 automatic metrics (see scoring/README.md)
@@ -115,8 +117,12 @@ function counts(io: Io, what: string, c: ImportCounts) {
 	io.stdout(
 		`Imported ${c.total} ${what} (import #${c.importId}): ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged.`
 	);
-	// Warnings go to stderr, so a script reading stdout still gets the one summary line.
-	for (const w of c.warnings) {
+	printWarnings(io, c.warnings);
+}
+
+/** An accepted import's warnings, on stderr, so a script reading stdout gets only the summary. */
+function printWarnings(io: Io, warnings: ImportWarning[]) {
+	for (const w of warnings) {
 		io.stderr(`Warning: ${IMPORT_WARNING_LABELS[w.kind]}: ${w.message}`);
 		for (const r of w.records.slice(0, RECORDS_PRINTED)) {
 			io.stderr(`  ${recordLabel(r)} → ${r.field} → ${r.reason}`);
@@ -137,7 +143,9 @@ async function importCommand(args: string[], io: Io) {
 			'match-by': { type: 'string' },
 			'skip-unmatched': { type: 'boolean' },
 			set: { type: 'string' },
-			description: { type: 'string' }
+			description: { type: 'string' },
+			study: { type: 'string' },
+			judge: { type: 'string' }
 		}
 	});
 	if (kind === 'qa') {
@@ -195,8 +203,23 @@ async function importCommand(args: string[], io: Io) {
 				counts(io, `responses of ${c.models.join(', ')} to set "${setName}"`, c);
 			}
 		});
+	} else if (kind === 'judge') {
+		const studyId = Number(values.study);
+		if (!Number.isInteger(studyId) || studyId < 1) throw usage('--study ID is required.');
+		const files = await streamFiles(positionals);
+		await withDb(async ({ db }) => {
+			// One file at a time, each all-or-nothing: a later file's judge may replace an earlier one.
+			for (const file of files) {
+				const r = await importJudgeFile(db, studyId, file, { judge: values.judge, actor: actor() });
+				for (const j of r.judges)
+					io.stdout(
+						`${file.fileName}: judge ${j.name}: ${j.scores} scores, ${j.preferences} preferences (import #${r.importId})${j.replaced ? ', replacing its earlier import' : ''}.`
+					);
+				printWarnings(io, r.warnings);
+			}
+		});
 	} else {
-		throw usage('Use: cliniq import qa|passages|responses|questions|set-responses <files…>');
+		throw usage('Use: cliniq import qa|passages|responses|questions|set-responses|judge <files…>');
 	}
 }
 

@@ -1,5 +1,5 @@
-// QA, passage and model-output imports: what the routes, the CLI and the question sets may use
-// (see README.md).
+// QA, passage and model-output imports: what the routes, the CLI, the question sets and the
+// studies' judge import may use (see README.md).
 export {
 	duplicateKeyErrors,
 	duplicateRecordWarning,
@@ -21,5 +21,11 @@ export {
 	recordTexts
 } from './json-records';
 export { importPassages } from './passage-import';
-export { importQaFiles, type ImportActor, type QaImportFile, type StreamedFile } from './qa-import';
+export {
+	importQaFiles,
+	recordsOfFile,
+	type ImportActor,
+	type QaImportFile,
+	type StreamedFile
+} from './qa-import';
 export { MATCH_BY, MATCH_BY_LABELS, importResponses, type MatchBy } from './response-import';

@@ -63,3 +63,13 @@ export {
 	type RubricTemplate,
 	type ScoreSheet
 } from './designs/rubric';
+export {
+	importJudgeFile,
+	judgeRows,
+	listJudges,
+	OVERALL,
+	type ImportedJudge,
+	type JudgeImportResult,
+	type JudgeRows,
+	type JudgeSummary
+} from './judges';

@@ -103,6 +103,12 @@ describeEachDb('study progress estimate', (h) => {
 				idempotencyKey: claim.publicId,
 				entries: view.candidates.map((c, i) => ({ candidateId: c.id, rank: i + 1, tag: 'okay' }))
 			});
+			// The engine reads the assignment's submission time (every design sets it); the ranking
+			// keeps the same time.
+			await h.db
+				.update(assignment)
+				.set({ submittedAt: at })
+				.where(eq(assignment.publicId, claim.publicId));
 			await h.db
 				.update(ranking)
 				.set({ submittedAt: at })

@@ -7,8 +7,7 @@ import {
 	importQaFiles,
 	importResponses,
 	MATCH_BY,
-	MATCH_BY_LABELS,
-	type StreamedFile
+	MATCH_BY_LABELS
 } from '$lib/server/domain/imports';
 import { listImports } from '$lib/server/domain/items';
 import {
@@ -18,6 +17,7 @@ import {
 } from '$lib/server/domain/question-sets';
 import { failWith } from '$lib/server/errors';
 import { field, readForm } from '$lib/server/forms';
+import { chosenFiles, streamed } from '$lib/server/uploads';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url }) => {
@@ -28,13 +28,6 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 		matchBy: MATCH_BY.map((value) => ({ value, label: MATCH_BY_LABELS[value] }))
 	};
 };
-
-/** The chosen, non-empty files of a file input (an empty input posts one empty file). */
-const chosenFiles = (missing: string) =>
-	field
-		.list(z.instanceof(File))
-		.transform((files) => files.filter((f) => f.size > 0))
-		.refine((files) => files.length > 0, missing);
 
 const qaForm = z.object({ files: chosenFiles('Choose at least one JSON file.') });
 const passagesForm = z.object({ file: chosenFiles('Choose a JSON or CSV file.') });
@@ -64,23 +57,6 @@ const setResponsesForm = z.object({
 	files: chosenFiles('Choose at least one JSON or JSONL file.'),
 	set: setName('Choose a question set.')
 });
-
-/** An uploaded file's bytes as the import reads them (it checks they are UTF-8). */
-async function* bytesOf(file: File): AsyncGenerator<Uint8Array> {
-	const reader = file.stream().getReader();
-	try {
-		for (;;) {
-			const { done, value } = await reader.read();
-			if (done) return;
-			yield value;
-		}
-	} finally {
-		reader.releaseLock();
-	}
-}
-
-const streamed = (files: File[]): StreamedFile[] =>
-	files.map((f) => ({ fileName: f.name, chunks: bytesOf(f) }));
 
 /** Runs an import and maps its outcome to what the page shows. */
 async function run<K extends string>(kind: K, work: () => Promise<ImportCounts>) {

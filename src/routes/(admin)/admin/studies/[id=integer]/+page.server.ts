@@ -7,6 +7,8 @@ import {
 	auditView,
 	changeStudyState,
 	getStudy,
+	importJudgeFile,
+	listJudges,
 	previewStudyAudit,
 	studyAudit,
 	studyRubric,
@@ -15,6 +17,7 @@ import {
 } from '$lib/server/domain/studies';
 import { failWith } from '$lib/server/errors';
 import { field, readForm } from '$lib/server/forms';
+import { chosenFiles, streamed } from '$lib/server/uploads';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, params, url }) => {
@@ -28,7 +31,8 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 		progress: await studyProgress(db, study.id),
 		rubric: study.design === 'rubric' ? await studyRubric(db, study.id) : null,
 		// A draft has no candidates yet: its audit runs on request (the `audit` action).
-		blinding: study.state === 'draft' ? null : view(await studyAudit(db, study.id))
+		blinding: study.state === 'draft' ? null : view(await studyAudit(db, study.id)),
+		judges: await listJudges(db, study.id)
 	};
 };
 
@@ -38,6 +42,11 @@ const transition = z.object({
 	transition: z.enum(['open', 'pause', 'close']),
 	/** "Open anyway": the organiser has read the warnings the first attempt listed. */
 	confirm: field.checkbox()
+});
+
+const judgeForm = z.object({
+	file: chosenFiles('Choose a JSON or JSON Lines file.'),
+	judge: field.optionalText(200)
 });
 
 export const actions: Actions = {
@@ -64,6 +73,24 @@ export const actions: Actions = {
 			return { preview: view(await previewStudyAudit(getDb(), Number(params.id))) };
 		} catch (e) {
 			return failWith(e);
+		}
+	},
+	/** Imports an automatic judge's scores and preferences (one file, all-or-nothing). */
+	judge: async ({ locals, params, request }) => {
+		const user = requireRole(locals, 'organiser');
+		const input = await readForm(request, judgeForm, {
+			extra: { kind: 'judge' as const, ok: false as const }
+		});
+		if (!input.ok) return input.failure;
+		const [file] = streamed(input.data.file);
+		try {
+			const result = await importJudgeFile(getDb(), Number(params.id), file, {
+				judge: input.data.judge,
+				actor: { userId: user.id, label: user.email }
+			});
+			return { kind: 'judge' as const, ok: true as const, judged: result };
+		} catch (e) {
+			return failWith(e, { kind: 'judge' as const, ok: false as const });
 		}
 	}
 };
