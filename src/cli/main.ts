@@ -53,7 +53,7 @@ Usage:
   cliniq score run|cases …                           ClinIQLink Task-1 automatic metrics (see scoring/README.md)
   cliniq db migrate | cliniq db seed                 apply migrations | add demo data to an empty database
   cliniq db template                                 write the migrated template new PGlite folders copy
-  cliniq bench [import|scoring|review|ranking|stats|http] [--rate N …]  run the benchmarks (all by default)
+  cliniq bench [import|scoring|review|ranking|stats|rubric|http] [--rate N …]  run the benchmarks (all by default)
   cliniq stats ratings|rankings|correlate|pairwise FILE …   agreement and ranking statistics
                                                      on CSV files, as JSON (cliniq stats --help)
 

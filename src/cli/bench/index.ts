@@ -1,6 +1,15 @@
 import type { Io } from '../io';
 
-const SUITES = ['import', 'scoring', 'review', 'ranking', 'rubric', 'stats', 'pages', 'http'] as const;
+const SUITES = [
+	'import',
+	'scoring',
+	'review',
+	'ranking',
+	'stats',
+	'rubric',
+	'pages',
+	'http'
+] as const;
 
 /**
  * Runs the benchmarks (all, or those named) and prints their figures. Options (`--name value`)
