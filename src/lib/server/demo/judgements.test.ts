@@ -110,10 +110,7 @@ describeEachDb('demo judgements', (h, kind) => {
 		expect(refFirst).toBeGreaterThan(refs.length / 2);
 		expect(refFirst).toBeLessThan(refs.length);
 
-		const [open] = await h.db
-			.select()
-			.from(studyTable)
-			.where(eq(studyTable.name, DEMO_OPEN_STUDY));
+		const [open] = await h.db.select().from(studyTable).where(eq(studyTable.name, DEMO_OPEN_STUDY));
 		expect(open.state).toBe('open');
 		for (const p of physicians)
 			expect((await claimRanking(h.db, open.id, p.id)).status).toBe('assigned');

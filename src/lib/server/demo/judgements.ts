@@ -25,6 +25,7 @@ import { adjudicate } from '../domain/verification/adjudication';
 import { setSecondaryShare } from '../domain/verification/settings';
 import { DEMO_MODELS } from './demo-data';
 import { silentLog, type StepLog } from '../startup-log';
+import { seedRubricStudy } from './rubric-study';
 
 /** Who judges in the demo: one organiser, two reviewers, three physicians. */
 export interface DemoJudges {
@@ -276,7 +277,7 @@ async function seedRankings(db: Db, judges: DemoJudges): Promise<void> {
 /**
  * Stores demo judgements over the imported demo content (see importDemoContent): reviews in
  * both rounds with some disagreements and adjudications, a finished ranking study, an open
- * one, and an official scoring run (hash:384 embedder) of the demo models.
+ * one, an open rubric study of patient questions with an automatic judge, and an official scoring run (hash:384 embedder) of the demo models.
  */
 export async function seedDemoJudgements(
 	db: Db,
@@ -285,6 +286,7 @@ export async function seedDemoJudgements(
 ): Promise<void> {
 	await log.step('demo: reviews', () => seedReviews(db, judges));
 	await log.step('demo: rankings', () => seedRankings(db, judges));
+	await log.step('demo: rubric study', () => seedRubricStudy(db, judges));
 	await log.step('demo: scoring run', async () => {
 		const models = await db
 			.select({ id: model.id })
