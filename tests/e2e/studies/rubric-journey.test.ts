@@ -1,0 +1,235 @@
+// A rubric study from import to export, as an organiser and two physicians use it at 1366×768: a
+// rubric from the HDCEval template, a question set with three models' responses, a rubric study
+// with k = 2 opened, two physicians scoring by keyboard alone (one side by side), a judge file,
+// its pairwise accuracy, Pearson and ICC on the agreement page, and the export. Every new page is
+// scanned with axe-core.
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, loginAs, test } from '../fixtures';
+
+const MODELS = ['alpha-7b', 'beta-13b', 'gamma-70b'];
+const QUESTIONS = [
+	{
+		id: 'pq1',
+		question: 'Is a dry cough for three weeks after a cold a worry?',
+		context: 'Adult, non-smoker.'
+	},
+	{
+		id: 'pq2',
+		question: 'Can I take ibuprofen with blood pressure tablets?',
+		context: 'Takes an ACE inhibitor.'
+	},
+	{
+		id: 'pq3',
+		question: 'When should a toddler with fever see a doctor?',
+		context: 'Aged 2, drinking well.'
+	}
+];
+/** Each model answers every question in its own words (same form, different content). */
+const answer = (m: number, q: number) =>
+	[
+		`See a doctor if it lasts beyond eight weeks or comes with breathlessness (case ${q + 1}).`,
+		`It depends on the person; a check-up can help you decide what to do (case ${q + 1}).`,
+		`Rest and fluids are usually enough; it should settle within days (case ${q + 1}).`
+	][m];
+
+/** No serious or critical WCAG 2.1 A/AA violation on the page as it stands. */
+async function expectAccessible(page: Page, what: string) {
+	await page.waitForLoadState('networkidle');
+	const { violations } = await new AxeBuilder({ page })
+		.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+		.analyze();
+	const bad = violations
+		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+		.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
+	expect(bad, what).toEqual([]);
+}
+
+const file = (name: string, text: string) => ({
+	name,
+	mimeType: 'application/json',
+	buffer: Buffer.from(text)
+});
+
+/** Scores every shown answer from the keyboard: Tab to each sub-aspect, a digit, a rationale. */
+async function scoreByKeyboard(page: Page, digit: (answer: number, sub: number) => number) {
+	const groups = page.locator('fieldset.sub-aspect');
+	const n = await groups.count();
+	expect(n).toBeGreaterThan(0);
+	// Focus the first sub-aspect's radio group, then walk by Tab.
+	await groups.first().locator('input[type=radio]').first().focus();
+	for (let i = 0; i < n; i++) {
+		const group = groups.nth(i);
+		const answerIndex = Number(await group.getAttribute('data-answer-index'));
+		const subIndex = Number(await group.getAttribute('data-sub-index'));
+		await page.keyboard.press(String(digit(answerIndex, subIndex)));
+		await expect(group.locator('input[type=radio]:checked')).toHaveValue(
+			String(digit(answerIndex, subIndex))
+		);
+		// The rationale box follows its radio group when the rubric asks for one.
+		await page.keyboard.press('Tab');
+		await expect(page.locator(':focus')).toHaveAttribute('name', /^rationale\./);
+		await page.keyboard.type(`Because ${answerIndex}.${subIndex}`);
+		if (i < n - 1) await page.keyboard.press('Tab');
+	}
+}
+
+test('a rubric study from the HDCEval template to the judges on the agreement page and the export', async ({
+	page
+}) => {
+	test.setTimeout(300_000);
+	await page.setViewportSize({ width: 1366, height: 768 });
+	await loginAs(page, 'organiser');
+
+	await test.step('the organiser builds a rubric from the HDCEval template', async () => {
+		await page.goto('/admin/rubrics');
+		await expectAccessible(page, 'Rubrics');
+		await page.getByLabel('Name').fill('HDCEval for the journey');
+		await page.getByLabel(/HDCEval template/).check();
+		await page.getByRole('button', { name: 'Create rubric' }).click();
+		await expect(
+			page.getByRole('heading', { name: 'HDCEval for the journey', level: 1 })
+		).toBeVisible();
+	});
+
+	await test.step('imports a question set and three models’ responses', async () => {
+		await page.goto('/admin/imports');
+		await expectAccessible(page, 'Imports');
+		await page.getByLabel('Set name (new, or one to add to)').fill('Journey questions');
+		await page
+			.locator('#question-files')
+			.setInputFiles(
+				file(
+					'questions.json',
+					JSON.stringify(
+						QUESTIONS.map((q) => ({
+							...q,
+							reference_answer: `Reference for ${q.id}: see a doctor if it persists (case 0).`
+						}))
+					)
+				)
+			);
+		await page.getByRole('button', { name: 'Import questions' }).click();
+		await expect(page.getByRole('status').filter({ hasText: 'Imported 3 records' })).toBeVisible();
+		const lines = QUESTIONS.flatMap((q, i) =>
+			MODELS.map((m, j) => JSON.stringify({ question_id: q.id, model: m, response: answer(j, i) }))
+		);
+		await page.getByLabel('Question set', { exact: true }).selectOption('Journey questions');
+		await page.locator('#set-response-files').setInputFiles({
+			name: 'responses.jsonl',
+			mimeType: 'application/json',
+			buffer: Buffer.from(lines.join('\n'))
+		});
+		await page.getByRole('button', { name: 'Import responses' }).click();
+		await expect(page.getByRole('status').filter({ hasText: 'Imported 9 records' })).toBeVisible();
+	});
+
+	let studyUrl = '';
+	await test.step('creates a rubric study with k = 2 and opens it', async () => {
+		await page.goto('/admin/studies');
+		await expectAccessible(page, 'Studies');
+		await page.getByLabel('Name', { exact: true }).fill('Journey rubric study');
+		await page.getByRole('radio', { name: /^Rubric/ }).check();
+		await page
+			.getByLabel('Rubric (rubric studies)')
+			.selectOption({ label: 'HDCEval for the journey (version 1)' });
+		await page
+			.getByLabel('Questions from')
+			.selectOption({ label: 'Question set: Journey questions (3 questions)' });
+		for (const m of MODELS) await page.getByRole('checkbox', { name: new RegExp(`^${m}`) }).check();
+		await page.getByLabel('Physicians per question (k)').fill('2');
+		await page.getByRole('button', { name: /^Create study/ }).click();
+		const anyway = page.getByRole('button', { name: /Create anyway/ });
+		if (await anyway.isVisible().catch(() => false)) await anyway.click();
+		await expect(
+			page.getByRole('heading', { name: 'Journey rubric study', level: 1 })
+		).toBeVisible();
+		studyUrl = new URL(page.url()).pathname;
+		await page.getByRole('button', { name: 'Open' }).click();
+		const openAnyway = page.getByRole('button', { name: /Open anyway/ });
+		if (await openAnyway.isVisible({ timeout: 3000 }).catch(() => false)) await openAnyway.click();
+		await expect(page.getByText('The study is now open.')).toBeVisible();
+		await expect(page.getByText(/version 1 \(frozen when the study opened\)/)).toBeVisible();
+		await expectAccessible(page, 'Study page');
+	});
+
+	for (const [who, layout] of [
+		['physician', 'One answer at a time'],
+		['physician2', 'Two side by side']
+	] as const) {
+		await test.step(`${who} scores every question by keyboard (${layout})`, async () => {
+			await loginAs(page, who);
+			await page.goto('/rank');
+			await page
+				.getByRole('listitem')
+				.filter({ hasText: 'Journey rubric study' })
+				.getByRole('button', { name: 'Start scoring' })
+				.click();
+			await expect(page).toHaveURL(/\/rank\/rubric\//);
+			await page.getByRole('radio', { name: layout }).check();
+			for (let q = 0; q < QUESTIONS.length; q++) {
+				await expect(
+					page.getByText(/Is a dry cough|Can I take ibuprofen|When should a toddler/)
+				).toBeVisible();
+				await expect(page.getByText(/alpha|beta|gamma/)).toHaveCount(0);
+				await scoreByKeyboard(page, (a, s) =>
+					who === 'physician' ? (a + s) % 6 : (a + s + 1) % 6
+				);
+				await page.keyboard.press('Control+Enter');
+				if (q < QUESTIONS.length - 1)
+					await expect(page.getByText(`Question ${q + 2} of 3`)).toBeVisible();
+			}
+			await expect(page).toHaveURL(/\/rank\?finished=1/);
+		});
+	}
+
+	await test.step('imports a judge file and finds its figures on the agreement page', async () => {
+		await loginAs(page, 'organiser');
+		await page.goto(studyUrl);
+		const codes = ['CONT', 'COND', 'CONC', 'ACC', 'INFO', 'UNC', 'CLAR', 'LANG', 'TE', 'INTE'];
+		const lines = QUESTIONS.flatMap((q, i) =>
+			[...MODELS, 'reference'].map((m, j) =>
+				JSON.stringify({
+					question_id: q.id,
+					model: m,
+					scores: Object.fromEntries(codes.map((c, k) => [c, (i + j + k) % 6]))
+				})
+			)
+		);
+		await page.locator('#judge-file').setInputFiles({
+			name: 'llm-judge.jsonl',
+			mimeType: 'application/json',
+			buffer: Buffer.from(lines.join('\n'))
+		});
+		await page.getByLabel(/Judge name/).fill('journey-llm-judge');
+		await page.getByRole('button', { name: 'Import judge' }).click();
+		await expect(page.getByText(/journey-llm-judge/).first()).toBeVisible();
+
+		await page.goto('/admin/agreement');
+		const section = page
+			.locator(`section[id^="study-"]`)
+			.filter({ hasText: 'Journey rubric study' });
+		await expect(section).toBeVisible();
+		const judges = section.getByRole('table').filter({ hasText: 'journey-llm-judge' }).first();
+		await expect(judges).toContainText(/Pairwise accuracy/i);
+		await expect(judges).toContainText(/Pearson/i);
+		await expect(judges).toContainText(/ICC/);
+		await expect(
+			judges.getByRole('row').filter({ hasText: 'journey-llm-judge' }).first()
+		).toContainText(/\d\.\d\d/);
+		await expectAccessible(page, 'Agreement');
+	});
+
+	await test.step('downloads the export: one row per score', async () => {
+		const response = await page.request.get(`${studyUrl}/export/csv`);
+		expect(response.status()).toBe(200);
+		const lines = (await response.text()).trim().split('\n');
+		expect(lines[0]).toContain('sub_aspect,score,rationale');
+		// 3 questions × 4 answers × 10 sub-aspects × 2 physicians.
+		expect(lines).toHaveLength(1 + 3 * 4 * 10 * 2);
+		expect(lines.filter((l) => l.includes(',side_by_side,'))).toHaveLength(3 * 4 * 10);
+		const config = await (await page.request.get(`${studyUrl}/export/config`)).json();
+		expect(config).toMatchObject({ design: 'rubric', raters_per_question: 2 });
+		expect(config.rubric.frozenVersion).toBe(1);
+	});
+});
