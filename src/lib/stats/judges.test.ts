@@ -304,9 +304,10 @@ describe('a judge scoring whole answers (criterion overall)', () => {
 		// The metric orders q1 as a > c > b (physician means 4, 3, 2: all three pairs agree) and
 		// q2 as f > d = e (means 4, 2, 2: d–e is tied by the physicians and not a pair; f > d, f > e
 		// agree): 5 of 5 pairs.
-		const metric = judge('metric', { a: 0.9, b: 0.1, c: 0.5, d: 0.2, e: 0.3, f: 0.8 }).map(
-			(r) => ({ ...r, subAspect: 'overall' })
-		);
+		const metric = judge('metric', { a: 0.9, b: 0.1, c: 0.5, d: 0.2, e: 0.3, f: 0.8 }).map((r) => ({
+			...r,
+			subAspect: 'overall'
+		}));
 		const results = judgeAgreement(PHYSICIANS, metric, SHAPE, boot);
 		const overall = results.find((r) => r.judge === 'metric' && r.key === 'overall')!;
 		expect(overall.pairs).toBe(5);
