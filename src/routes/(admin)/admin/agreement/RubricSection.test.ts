@@ -10,6 +10,7 @@ import {
 	type RubricShape,
 	type ScoreRow
 } from '$lib/stats/rubric';
+import { heatColour, thin } from './present';
 import RubricSection from './RubricSection.svelte';
 
 const shape: RubricShape = {
@@ -95,5 +96,20 @@ describe('RubricSection', () => {
 		expect(body).toMatch(/>3\.50</);
 		expect(body).toMatch(/>1\.50</);
 		expect(body.match(/<circle/g)).toHaveLength(4);
+	});
+});
+
+describe('heat map colours and thinned scatter plots', () => {
+	it('colours the scale light to dark and leaves an undefined mean uncoloured', () => {
+		// Lightness 96 % at the scale's minimum, 96 − 60 = 36 % at its maximum.
+		expect(heatColour(0, 0, 5)?.background).toBe('hsl(210 70% 96%)');
+		expect(heatColour(5, 0, 5)).toEqual({ background: 'hsl(210 70% 36%)', color: '#fff' });
+		expect(heatColour(null, 0, 5)).toBeNull();
+	});
+
+	it('keeps at most the given number of answers, evenly spread', () => {
+		const ten = Array.from({ length: 10 }, (_, i) => i);
+		expect(thin(ten, 4)).toEqual([0, 2, 5, 7]); // steps of 10/4 = 2.5, floored
+		expect(thin(ten, 20)).toBe(ten);
 	});
 });
