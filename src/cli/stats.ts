@@ -20,6 +20,7 @@ import {
 	type StatsCommand
 } from './stats-shared';
 import { correlateCommand, pairwiseCommand, rankingsCommand } from './stats-rankings';
+import { rubricCommand } from './stats-rubric';
 
 export const STATS_USAGE = `cliniq stats — agreement and ranking statistics on CSV files (one JSON object on stdout)
 
@@ -33,6 +34,12 @@ Usage:
       columns x,y: Pearson, Spearman, Kendall's tau-b
   cliniq stats pairwise FILE
       columns question,candidate,expert_rank,metric: pairwise accuracy of a metric against expert ranks
+  cliniq stats rubric FILE [--judges FILE] [--scale MIN-MAX] [--bootstrap N --seed S]
+      columns question_id,candidate_id,model,physician,aspect,sub_aspect,score (optional side, slot,
+      submitted_at; the rubric export has them): agreement per sub-aspect and aspect (ICC(2,1),
+      ICC(2,k), alpha ordinal and interval, QWK), model means, score distributions, position bias;
+      --judges columns judge,question_id,candidate_id,criterion,score: each judge's pairwise
+      accuracy, Pearson r and ICC against the physicians' mean. --scale defaults to the scores' min-max
 
 An undefined statistic is null and named with its reason under "undefined". --bootstrap N --seed S
 adds "ci": 95 % percentile intervals from N resamples of units (items or questions).
@@ -119,7 +126,8 @@ const SUBCOMMANDS: Record<string, StatsCommand> = {
 	ratings: ratingsCommand,
 	rankings: rankingsCommand,
 	correlate: correlateCommand,
-	pairwise: pairwiseCommand
+	pairwise: pairwiseCommand,
+	rubric: rubricCommand
 };
 
 /** Runs `cliniq stats …`; returns the exit status (2 for a malformed file or command line). */

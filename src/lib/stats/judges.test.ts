@@ -3,6 +3,7 @@ import { bootstrap, seededRandom } from './bootstrap';
 import { pearson } from './correlation';
 import {
 	judgeAgreement,
+	judgePoints,
 	judgePreferenceAgreement,
 	rankJudges,
 	type JudgePreferenceRow,
@@ -303,14 +304,51 @@ describe('a judge scoring whole answers (criterion overall)', () => {
 		// The metric orders q1 as a > c > b (physician means 4, 3, 2: all three pairs agree) and
 		// q2 as f > d = e (means 4, 2, 2: d–e is tied by the physicians and not a pair; f > d, f > e
 		// agree): 5 of 5 pairs.
-		const metric = judge('metric', { a: 0.9, b: 0.1, c: 0.5, d: 0.2, e: 0.3, f: 0.8 }).map(
-			(r) => ({ ...r, subAspect: 'overall' })
-		);
+		const metric = judge('metric', { a: 0.9, b: 0.1, c: 0.5, d: 0.2, e: 0.3, f: 0.8 }).map((r) => ({
+			...r,
+			subAspect: 'overall'
+		}));
 		const results = judgeAgreement(PHYSICIANS, metric, SHAPE, boot);
 		const overall = results.find((r) => r.judge === 'metric' && r.key === 'overall')!;
 		expect(overall.pairs).toBe(5);
 		expect(overall.pairwiseAccuracy.value).toBe(1);
 		const acc = results.find((r) => r.judge === 'metric' && r.key === 'ACC')!;
 		expect(acc.answers).toBe(0);
+	});
+});
+
+describe('judgePoints', () => {
+	it('gives each answer the judge scored as (judge score, physician mean), as r is computed', () => {
+		// J1 without e: the physicians' overall means (one sub-aspect: ACC) are a 4, b 2, c 3, d 2, f 4.
+		const points = judgePoints(
+			PHYSICIANS,
+			J1.filter((r) => r.candidate !== 'e'),
+			SHAPE
+		);
+		expect(points.map((p) => [p.candidate, p.judgeScore, p.physicianMean])).toEqual([
+			['a', 5, 4],
+			['b', 1, 2],
+			['c', 1, 3],
+			['d', 3, 2],
+			['f', 2, 4]
+		]);
+		expect(points.every((p) => p.key === 'overall' && p.judge === 'J1' && p.model === 'm')).toBe(
+			true
+		);
+		// The points are the judge's Pearson r: the same answers, paired the same way.
+		const [overall] = judgeAgreement(PHYSICIANS, J1, SHAPE, boot).filter(
+			(r) => r.key === 'overall'
+		);
+		const all = judgePoints(PHYSICIANS, J1, SHAPE);
+		expect(overall.pearson).toEqual(
+			pearson(
+				all.map((p) => p.judgeScore),
+				all.map((p) => p.physicianMean)
+			)
+		);
+	});
+
+	it('refuses a key the rubric does not have', () => {
+		expect(() => judgePoints(PHYSICIANS, J1, SHAPE, 'NOPE')).toThrow(RangeError);
 	});
 });

@@ -416,3 +416,47 @@ export function rankJudges(results: JudgeAgreement[]): JudgeAgreement[] {
 				(a.judge < b.judge ? -1 : a.judge > b.judge ? 1 : 0)
 		);
 }
+
+/** One answer of a judge's scatter plot: the judge's value (x) against the physician mean (y). */
+export interface JudgePoint {
+	judge: string;
+	key: string;
+	question: string;
+	candidate: string;
+	model: string;
+	judgeScore: number;
+	physicianMean: number;
+}
+
+/**
+ * The answers behind each judge's Pearson's r and ICC on one key ('overall' by default): every
+ * answer with both a judge value and a physician mean, paired exactly as `judgeAgreement` pairs
+ * them (so `pearson` over the points is the judge's r), per judge in the physicians' answer order.
+ */
+export function judgePoints(
+	physicianRows: ScoreRow[],
+	judgeRows: JudgeScoreRow[],
+	shape: RubricShape,
+	key = 'overall'
+): JudgePoint[] {
+	const experts = answerMeans(physicianRows, shape, { overall: true }).get(key);
+	if (!experts) throw new RangeError(`${key} is neither a sub-aspect, an aspect nor overall`);
+	const out: JudgePoint[] = [];
+	for (const [judge, byKey] of judgeValues(judgeRows, shape)) {
+		const mine = byKey.get(key)!;
+		for (const a of experts.answers) {
+			const v = mine.get(answerId(a.question, a.candidate));
+			if (v === undefined) continue;
+			out.push({
+				judge,
+				key,
+				question: a.question,
+				candidate: a.candidate,
+				model: a.model,
+				judgeScore: v,
+				physicianMean: a.value
+			});
+		}
+	}
+	return out;
+}

@@ -1,7 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { statsCache } from '../../db/schema';
-import { studyFingerprint, studyRuns, verificationFingerprint } from './extract';
+import {
+	frozenRubric,
+	REPORT_BOOTSTRAP,
+	rubricReport,
+	studyJudgeInput,
+	type RubricReport
+} from '../studies';
+import { rubricFingerprint, studyFingerprint, studyRuns, verificationFingerprint } from './extract';
 import { studyAgreement, type StudyAgreement, type StudyOptions } from './study';
 import {
 	verificationAgreement,
@@ -18,7 +25,7 @@ export interface Cached<T> {
 
 async function cached<T>(
 	db: Db,
-	kind: 'verification' | 'study',
+	kind: 'verification' | 'study' | 'rubric',
 	subjectId: number,
 	options: string,
 	fingerprint: string,
@@ -78,5 +85,30 @@ export async function cachedStudyAgreement(
 		`resamples=${opts.resamples};seed=${opts.seed};run=${runId ?? 'none'}`,
 		await studyFingerprint(db, studyId, runId),
 		() => studyAgreement(db, studyId, options)
+	);
+}
+
+/**
+ * The rubric report of a rubric study (null when it has not opened: no frozen rubric), recomputed
+ * only when a score sheet is submitted or the judges' or scoring runs' scores change: on a large
+ * study the report takes tens of seconds (src/lib/stats/README.md). Its intervals need at least one
+ * resample, so 0 resamples gives the report's own default.
+ */
+export async function cachedRubricReport(
+	db: Db,
+	studyId: number,
+	opts: AgreementOptions
+): Promise<Cached<RubricReport> | null> {
+	// Not opened yet: nothing to compute, and nothing worth a cache row.
+	if (!(await frozenRubric(db, studyId))) return null;
+	const boot =
+		opts.resamples >= 1 ? { resamples: opts.resamples, seed: opts.seed } : REPORT_BOOTSTRAP;
+	return cached(
+		db,
+		'rubric',
+		studyId,
+		`resamples=${boot.resamples};seed=${boot.seed}`,
+		await rubricFingerprint(db, studyId),
+		async () => (await rubricReport(db, studyId, await studyJudgeInput(db, studyId), boot))!
 	);
 }

@@ -2,7 +2,7 @@ import { desc, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { assignment, dataset, study, studyQuestion } from '../../db/schema';
-import { cachedStudyAgreement, cachedVerificationAgreement } from './cache';
+import { cachedRubricReport, cachedStudyAgreement, cachedVerificationAgreement } from './cache';
 import { studyRuns } from './extract';
 
 /** Default bootstrap resamples and seed: fixed, so the same data give the same intervals. */
@@ -80,6 +80,7 @@ export async function dashboardChoices(db: Db, studyId: number | undefined) {
 			id: study.id,
 			name: study.name,
 			state: study.state,
+			design: study.design,
 			rankings: sql<number>`(select count(*)::int from ${assignment} a
 				join ${studyQuestion} q on q.id = a.study_question_id
 				where q.study_id = study.id and a.state = 'submitted')`,
@@ -97,7 +98,8 @@ export async function dashboardChoices(db: Db, studyId: number | undefined) {
 
 /**
  * Everything the dashboard shows for a query: the choices, and the cached verification and study
- * reports of the chosen (or first) dataset and study.
+ * reports of the chosen (or first) dataset and study — for a rubric study its rubric report
+ * (`rubric`) in place of the ranking report (`study` null).
  */
 export async function dashboardReports(db: Db, query: DashboardQuery) {
 	const { chosen, pick, ...choices } = await dashboardChoices(db, query.study);
@@ -108,12 +110,16 @@ export async function dashboardReports(db: Db, query: DashboardQuery) {
 		id !== null && list.some((x) => x.id === id) ? id : null;
 	const ds = known(choices.datasets, datasetId);
 	const st = known(choices.studies, studyId);
+	const rubric = choices.studies.find((s) => s.id === st)?.design === 'rubric';
 	const runId = query.run && choices.runs.some((r) => r.id === query.run) ? query.run : null;
 	return {
 		choices,
 		query: { ...query, dataset: ds, study: st, run: runId },
 		studyPick: pick,
 		verification: ds === null ? null : await cachedVerificationAgreement(db, ds, opts),
-		study: st === null ? null : await cachedStudyAgreement(db, st, { ...opts, runId })
+		study: st === null || rubric ? null : await cachedStudyAgreement(db, st, { ...opts, runId }),
+		rubric: st !== null && rubric ? await cachedRubricReport(db, st, opts) : null,
+		/** The shown study is a rubric study (its report is null until it opens). */
+		rubricStudy: rubric
 	};
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client';
+import { rubricScoreRows, studyJudgeInput, subAspectsOf, type RubricReport } from '../studies';
 import { toCsv } from '../../csv';
 import { zipStore } from '../../zip';
 import type { Interval, Stat } from '../../../stats/types';
@@ -222,6 +223,136 @@ export function studyTables(s: StudyAgreement): Record<string, Table> {
 	};
 }
 
+const AGREEMENT_STATS = ['icc2_1', 'icc2_k', 'alpha_ordinal', 'alpha_interval', 'qwk'] as const;
+
+/** A rubric study's tables, by name (see DEFINITIONS for each number). */
+export function rubricTables(r: RubricReport): Record<string, Table> {
+	const levels = Array.from(
+		{ length: r.shape.scale.max - r.shape.scale.min + 1 },
+		(_, i) => r.shape.scale.min + i
+	);
+	return {
+		rubric_agreement: {
+			columns: [
+				'key',
+				'kind',
+				'statistic',
+				'units',
+				'raters',
+				'slots',
+				...ESTIMATE_COLUMNS,
+				'notes'
+			],
+			rows: r.agreement.flatMap((a) =>
+				AGREEMENT_STATS.map((statistic) => ({
+					key: a.key,
+					kind: a.kind,
+					statistic,
+					units: a.units,
+					raters: a.raters,
+					slots: a.slots,
+					...estimateCells(a[statistic]),
+					notes: a.notes
+				}))
+			)
+		},
+		rubric_model_means: {
+			columns: ['model', 'key', 'kind', 'n', ...ESTIMATE_COLUMNS],
+			rows: r.models.map((m) => ({
+				model: m.model,
+				key: m.key,
+				kind: m.kind,
+				n: m.n,
+				...estimateCells({ stat: m.mean, interval: m.interval })
+			}))
+		},
+		rubric_distributions: {
+			columns: ['key', 'model', ...levels.map((l) => `score_${l}`), 'off_scale'],
+			rows: r.distributions.map((d) => ({
+				key: d.key,
+				model: d.model ?? 'all',
+				...Object.fromEntries(levels.map((l, i) => [`score_${l}`, d.counts[i]])),
+				off_scale: d.offScale
+			}))
+		},
+		rubric_position_bias: {
+			columns: ['key', 'pairs', 'left_higher', 'right_higher', 'ties', ...ESTIMATE_COLUMNS],
+			rows: r.positionBias.map((p) => ({
+				key: p.key,
+				pairs: p.pairs,
+				left_higher: p.leftHigher,
+				right_higher: p.rightHigher,
+				ties: p.ties,
+				...estimateCells({ stat: p.meanDifference, interval: p.interval })
+			}))
+		},
+		rubric_judges: {
+			columns: ['judge', 'key', 'kind', 'statistic', 'answers', 'pairs', ...ESTIMATE_COLUMNS],
+			rows: r.judges.flatMap((j) =>
+				(
+					[
+						['pairwise_accuracy', j.pairwiseAccuracy, j.pairwiseInterval],
+						['pearson', j.pearson, j.pearsonInterval],
+						['icc2_1', j.icc, j.iccInterval]
+					] as const
+				).map(([statistic, stat, interval]) => ({
+					judge: j.judge,
+					key: j.key,
+					kind: j.kind,
+					statistic,
+					answers: j.answers,
+					pairs: j.pairs,
+					...estimateCells({ stat, interval })
+				}))
+			)
+		},
+		rubric_judge_ranking: {
+			columns: ['rank', 'judge', 'answers', 'pairs', 'pairwise_accuracy', 'pearson', 'icc2_1'],
+			rows: r.judgeRanking.map((j, i) => ({
+				rank: i + 1,
+				judge: j.judge,
+				answers: j.answers,
+				pairs: j.pairs,
+				pairwise_accuracy: j.pairwiseAccuracy.value,
+				pearson: j.pearson.value,
+				icc2_1: j.icc.value
+			}))
+		},
+		rubric_judge_preferences: {
+			columns: [
+				'judge',
+				'key',
+				'pairs',
+				'physician_ties',
+				'unscored',
+				'judge_ties',
+				...ESTIMATE_COLUMNS
+			],
+			rows: r.preferences.map((p) => ({
+				judge: p.judge,
+				key: p.key,
+				pairs: p.pairs,
+				physician_ties: p.physicianTies,
+				unscored: p.unscored,
+				judge_ties: p.judgeTies,
+				...estimateCells({ stat: p.accuracy, interval: p.interval })
+			}))
+		},
+		rubric_judge_points: {
+			columns: ['judge', 'key', 'question', 'candidate', 'model', 'judge_score', 'physician_mean'],
+			rows: r.judgePoints.map((p) => ({
+				judge: p.judge,
+				key: p.key,
+				question: p.question,
+				candidate: p.candidate,
+				model: p.model,
+				judge_score: p.judgeScore,
+				physician_mean: p.physicianMean
+			}))
+		}
+	};
+}
+
 /** A table as CSV or JSON text. */
 export function renderTable(table: Table, format: 'csv' | 'json'): string {
 	if (format === 'csv') return toCsv(table.columns, table.rows);
@@ -252,6 +383,19 @@ study metric pearson / spearman: across models, the model's mean metric (x) agai
 study expert leaderboard: Plackett–Luce strengths (MM algorithm, sum to 1, the reference as one more candidate) from every ranking, ties as tiers
 study automatic leaderboard: per model the mean headline score (value) of the scoring run over the study's answers
 study good tags: per model the share of its ranked answers tagged good
+rubric (all figures below: cliniq stats rubric rubric_scores.csv --judges rubric_judges.csv --scale <min>-<max> --bootstrap <resamples> --seed <seed>; intervals resample questions; an aspect score is a physician's mean over the aspect's sub-aspects, only when all are scored)
+rubric icc2_1 / icc2_k: ICC(2,1) and ICC(2,k), two-way random, absolute agreement, per sub-aspect and aspect, on rater SLOTS (1st, 2nd … judgement of each question), over the answers scored in every slot
+rubric alpha_ordinal / alpha_interval: Krippendorff's alpha (ordinal over the scale min..max, or interval) per sub-aspect and aspect, on the physicians' ids, over every answer
+rubric qwk: quadratic-weighted kappa per sub-aspect and aspect between the 2 rater slots (undefined with any other number of slots)
+rubric model mean: per model and sub-aspect or aspect, the mean over the model's answers of the answer's mean physician score (each answer weighs the same)
+rubric distributions: per sub-aspect, overall (model all) and per model, how many scores gave each level of the scale; off_scale counts scores that are not a level
+rubric position bias: over pairs (one physician's scores of a left and a right answer of one question on one sub-aspect) the mean of left − right, and how many pairs left scored higher, right higher, or tied; overall and per sub-aspect
+rubric judge pairwise_accuracy: over pairs of answers to one question whose physician means differ, the share the judge orders the same way (a judge tie counts ½); per judge and sub-aspect, aspect, overall
+rubric judge pearson: Pearson's r between the judge's score and the answer's physician mean, over the answers both scored on the key
+rubric judge icc2_1: ICC(2,1), absolute agreement, with the judge and the physician mean as two raters of each answer (high only when the judge scores on the physicians' scale)
+rubric judge ranking: judges by overall pairwise accuracy, then overall Pearson's r, then name
+rubric judge preferences: the share of a judge's preferences between two answers that follow the physicians' mean scores (a judge tie ½; pairs the physicians tie or did not score left out)
+rubric judge points: per judge and answer, the judge's overall score against the answer's overall physician mean (the scatter plot)
 `;
 
 const csvOf = (columns: string[], rows: Record<string, unknown>[]) => toCsv(columns, rows);
@@ -316,12 +460,73 @@ export interface BundleSettings {
 	run: StudyAgreement['run'];
 	tagOrder: string[];
 	relevanceOrder: number[];
+	/** A rubric study's scale, as `cliniq stats rubric --scale` takes it; null otherwise. */
+	rubricScale: string | null;
 }
 
 /** The reports a bundle describes (either may be absent). */
 export interface BundleReports {
 	verification: VerificationAgreement | null;
 	study: StudyAgreement | null;
+	/** A rubric study's report (in place of `study`). */
+	rubric?: { studyId: number; report: RubricReport } | null;
+}
+
+/**
+ * A rubric study's scores and judges' scores in the `cliniq stats rubric` input formats. Raters are
+ * named physician-1, physician-2 … by first appearance (no account id leaves the portal; alpha does
+ * not depend on the names), and each row carries its slot, so the CLI's ICC uses the same slots.
+ */
+async function rawRubricFiles(db: Db, studyId: number, report: RubricReport) {
+	const rows = await rubricScoreRows(db, studyId);
+	const aspectOf = new Map(
+		subAspectsOf(report.rubric.definition).map((s) => [s.code, s.aspect] as const)
+	);
+	const names = new Map<string, string>();
+	for (const r of rows) if (!names.has(r.rater)) names.set(r.rater, `physician-${names.size + 1}`);
+	const judges = await studyJudgeInput(db, studyId);
+	return [
+		{
+			name: 'rubric_scores.csv',
+			content: csvOf(
+				[
+					'question_id',
+					'candidate_id',
+					'model',
+					'physician',
+					'aspect',
+					'sub_aspect',
+					'score',
+					'side',
+					'slot'
+				],
+				rows.map((r) => ({
+					question_id: r.question,
+					candidate_id: r.candidate,
+					model: r.model,
+					physician: names.get(r.rater),
+					aspect: aspectOf.get(r.subAspect) ?? '',
+					sub_aspect: r.subAspect,
+					score: r.score,
+					side: r.side ?? '',
+					slot: r.slot
+				}))
+			)
+		},
+		{
+			name: 'rubric_judges.csv',
+			content: csvOf(
+				['judge', 'question_id', 'candidate_id', 'criterion', 'score'],
+				judges.scores.map((j) => ({
+					judge: j.judge,
+					question_id: j.question,
+					candidate_id: j.candidate,
+					criterion: j.subAspect,
+					score: j.score
+				}))
+			)
+		}
+	];
 }
 
 /**
@@ -338,6 +543,7 @@ export async function agreementBundleFiles(
 	reports: BundleReports
 ): Promise<{ name: string; content: string }[]> {
 	const { verification, study } = reports;
+	const rubric = reports.rubric ?? null;
 	const files: { name: string; content: string }[] = [];
 	if (verification) {
 		const reviews = await reviewJudgements(db, verification.datasetId);
@@ -362,9 +568,11 @@ export async function agreementBundleFiles(
 		const scores = study.run ? await candidateScores(db, study.studyId, study.run.id) : new Map();
 		files.push(...rawStudyFiles(rows, scores, study));
 	}
+	if (rubric) files.push(...(await rawRubricFiles(db, rubric.studyId, rubric.report)));
 	const tables = {
 		...(verification ? verificationTables(verification) : {}),
-		...(study ? studyTables(study) : {})
+		...(study ? studyTables(study) : {}),
+		...(rubric ? rubricTables(rubric.report) : {})
 	};
 	for (const [name, table] of Object.entries(tables)) {
 		files.push({ name: `tables/${name}.csv`, content: renderTable(table, 'csv') });
@@ -372,16 +580,18 @@ export async function agreementBundleFiles(
 	}
 	const settings: BundleSettings = {
 		datasetId: verification?.datasetId ?? null,
-		studyId: study?.studyId ?? null,
-		resamples: (verification ?? study)?.options.resamples ?? 0,
-		seed: (verification ?? study)?.options.seed ?? '',
+		studyId: study?.studyId ?? rubric?.studyId ?? null,
+		resamples:
+			(verification ?? study)?.options.resamples ?? rubric?.report.bootstrap.resamples ?? 0,
+		seed: (verification ?? study)?.options.seed ?? rubric?.report.bootstrap.seed ?? '',
 		run: study?.run ?? null,
 		tagOrder: TAG_ORDER,
-		relevanceOrder: RELEVANCE_ORDER
+		relevanceOrder: RELEVANCE_ORDER,
+		rubricScale: rubric ? `${rubric.report.shape.scale.min}-${rubric.report.shape.scale.max}` : null
 	};
 	files.push({
 		name: 'statistics.json',
-		content: JSON.stringify({ verification, study }, null, 1)
+		content: JSON.stringify({ verification, study, rubric: rubric?.report ?? null }, null, 1)
 	});
 	files.push({ name: 'settings.json', content: JSON.stringify(settings, null, 1) });
 	files.push({ name: 'definitions.txt', content: DEFINITIONS });

@@ -184,3 +184,29 @@ export async function studyFingerprint(
 	const [row] = rowsOf<{ rankings: string; scores: string }>(result);
 	return `rankings ${row.rankings}; run ${runId ?? 'none'} scores ${row.scores}`;
 }
+
+/**
+ * A cheap description of what a rubric study's report reads: its score sheets (count and last
+ * submission), its judges' scores and preferences (count and sum, as a re-import may replace them
+ * row for row; the judge ids: a judge dropped and imported again), and the scoring-run scores of its answers (count and largest id).
+ */
+export async function rubricFingerprint(db: Db, studyId: number): Promise<string> {
+	const result = await db.execute(sql`
+		select
+			(select count(*) || ':' || coalesce(max(j.id), 0) from rubric_judgement j
+				join assignment a on a.id = j.assignment_id
+				join study_question q on q.id = a.study_question_id
+				where q.study_id = ${studyId}) as sheets,
+			(select count(*) || ':' || coalesce(sum(s.score), 0) || ':' || coalesce(max(g.id), 0)
+				from judge_score s
+				join judge g on g.id = s.judge_id where g.study_id = ${studyId}) as judge_scores,
+			(select count(*) || ':' || coalesce(sum(case p.preferred when 'A' then 1 when 'B' then 2
+				else 4 end), 0) || ':' || coalesce(max(g.id), 0) from judge_preference p
+				join judge g on g.id = p.judge_id where g.study_id = ${studyId}) as preferences,
+			(select count(*) || ':' || coalesce(max(s.id), 0) from score s
+				join candidate c on c.response_id = s.response_id
+				join study_question q on q.id = c.study_question_id
+				where q.study_id = ${studyId}) as run_scores`);
+	const [row] = rowsOf<Record<string, string>>(result);
+	return `sheets ${row.sheets}; judge scores ${row.judge_scores}; preferences ${row.preferences}; run scores ${row.run_scores}`;
+}

@@ -1,7 +1,14 @@
 // The agreement dashboard's reports: what the routes and the CLI may use (see README.md).
-export { cachedStudyAgreement, cachedVerificationAgreement } from './cache';
+export { cachedRubricReport, cachedStudyAgreement, cachedVerificationAgreement } from './cache';
 export { dashboardReports, readDashboardQuery } from './dashboard';
-export { agreementBundle, renderTable, studyTables, verificationTables } from './export';
+export {
+	agreementBundle,
+	agreementBundleFiles,
+	renderTable,
+	rubricTables,
+	studyTables,
+	verificationTables
+} from './export';
 export {
 	candidateScores,
 	rankingJudgements,

@@ -39,6 +39,7 @@ export {
 	MAX_RATIONALE,
 	parseRubricDefinition,
 	RATIONALE_RULES,
+	REPORT_BOOTSTRAP,
 	RUBRIC_EXPORT_COLUMNS,
 	RUBRIC_TEMPLATES,
 	rubricDefinitionSchema,

@@ -75,3 +75,35 @@ export const METRIC_LABELS: Record<string, string> = {
 	precision: 'List precision',
 	recall: 'List recall'
 };
+
+/**
+ * A heat-map cell's colours for a value on the scale min..max: light to dark blue, the text white
+ * on the darker half so the number stays readable. Null (undefined mean): no colour.
+ */
+export function heatColour(
+	value: number | null,
+	min: number,
+	max: number
+): { background: string; color: string } | null {
+	if (value === null || max <= min) return null;
+	const t = Math.min(1, Math.max(0, (value - min) / (max - min)));
+	return {
+		background: `hsl(210 70% ${Math.round(96 - t * 60)}%)`,
+		color: t > 0.55 ? '#fff' : 'inherit'
+	};
+}
+
+/** At most `max` items, evenly spread: a scatter of a large study stays drawable. */
+export function thin<T>(items: T[], max: number): T[] {
+	if (items.length <= max) return items;
+	const step = items.length / max;
+	return Array.from({ length: max }, (_, i) => items[Math.floor(i * step)]);
+}
+
+export const RUBRIC_STAT_LABELS: Record<string, string> = {
+	icc2_1: 'ICC(2,1)',
+	icc2_k: 'ICC(2,k)',
+	alpha_ordinal: 'Alpha (ordinal)',
+	alpha_interval: 'Alpha (interval)',
+	qwk: 'QWK'
+};

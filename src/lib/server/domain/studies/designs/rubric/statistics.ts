@@ -26,6 +26,7 @@ import {
 } from '../../../../../stats/rubric';
 import {
 	judgeAgreement,
+	judgePoints,
 	judgePreferenceAgreement,
 	rankJudges,
 	type JudgePreferenceRow,
@@ -130,6 +131,8 @@ export async function rubricReport(
 		positionBias: scored ? positionBias(rows, options) : [],
 		judges: judged,
 		judgeRanking: rankJudges(judged),
+		/** Each judge's answers on 'overall' (judge score, physician mean): the scatter plots. */
+		judgePoints: judged.length ? judgePoints(rows, judgeScores, shape) : [],
 		preferences:
 			scored && judges.preferences.length
 				? judgePreferenceAgreement(rows, judges.preferences, shape, options)

@@ -6,6 +6,7 @@ import {
 	dashboardReports,
 	readDashboardQuery,
 	renderTable,
+	rubricTables,
 	studyTables,
 	verificationTables
 } from '$lib/server/domain/agreement';
@@ -26,7 +27,7 @@ function download(body: string | Uint8Array, file: string, type: string) {
 export const GET: RequestHandler = async ({ locals, params, url }) => {
 	requireRole(locals, 'organiser', url);
 	const db = getDb();
-	const { verification, study, query } = await dashboardReports(
+	const { verification, study, rubric, query } = await dashboardReports(
 		db,
 		readDashboardQuery(url.searchParams)
 	);
@@ -39,7 +40,8 @@ export const GET: RequestHandler = async ({ locals, params, url }) => {
 	if (params.file === 'bundle.zip') {
 		const zip = await agreementBundle(db, {
 			verification: verification?.result ?? null,
-			study: study?.result ?? null
+			study: study?.result ?? null,
+			rubric: rubric && query.study ? { studyId: query.study, report: rubric.result } : null
 		});
 		return download(zip, `agreement-${suffix}-${isoDate()}.zip`, 'application/zip');
 	}
@@ -47,7 +49,8 @@ export const GET: RequestHandler = async ({ locals, params, url }) => {
 	if (!match) error(404, 'Exports are <table>.csv, <table>.json and bundle.zip.');
 	const tables = {
 		...(verification ? verificationTables(verification.result) : {}),
-		...(study ? studyTables(study.result) : {})
+		...(study ? studyTables(study.result) : {}),
+		...(rubric ? rubricTables(rubric.result) : {})
 	};
 	const table = Object.hasOwn(tables, match[1]) ? tables[match[1]] : undefined;
 	if (!table) error(404, `There is no table "${match[1]}" for this dataset and study.`);
