@@ -1,6 +1,7 @@
 import type { Session } from '$lib/server/db/schema';
 import type { SessionUser } from '$lib/server/auth/session';
 import type { RankingScreen } from '$lib/ranking/view';
+import type { ScoringScreen } from './routes/(rank)/rank/rubric/[assignment=publicid]/+page.server';
 
 declare global {
 	namespace App {
@@ -16,6 +17,8 @@ declare global {
 		interface PageState {
 			/** The ranking screen a submission returned with the next question (shallow routing). */
 			rankingScreen?: RankingScreen;
+			/** The rubric scoring screen a submission returned with the next question. */
+			rubricScreen?: ScoringScreen;
 		}
 	}
 }
