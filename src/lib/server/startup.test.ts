@@ -22,6 +22,7 @@ describeEachDb('start-up account', (h) => {
 			'demo: content',
 			'demo: reviews',
 			'demo: rankings',
+			'demo: rubric study',
 			'demo: scoring run'
 		]);
 		for (const l of steps) expect(Number(TIMED.exec(l)![1])).toBeGreaterThanOrEqual(0);

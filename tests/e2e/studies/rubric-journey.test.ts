@@ -4,7 +4,7 @@
 // its pairwise accuracy, Pearson and ICC on the agreement page, and the export. Every new page is
 // scanned with axe-core.
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, loginAs, test } from '../fixtures';
 
 const MODELS = ['alpha-7b', 'beta-13b', 'gamma-70b'];
@@ -51,26 +51,38 @@ const file = (name: string, text: string) => ({
 	buffer: Buffer.from(text)
 });
 
-/** Scores every shown answer from the keyboard: Tab to each sub-aspect, a digit, a rationale. */
-async function scoreByKeyboard(page: Page, digit: (answer: number, sub: number) => number) {
-	const groups = page.locator('fieldset.sub-aspect');
-	const n = await groups.count();
-	expect(n).toBeGreaterThan(0);
-	// Focus the first sub-aspect's radio group, then walk by Tab.
-	await groups.first().locator('input[type=radio]').first().focus();
-	for (let i = 0; i < n; i++) {
-		const group = groups.nth(i);
-		const answerIndex = Number(await group.getAttribute('data-answer-index'));
-		const subIndex = Number(await group.getAttribute('data-sub-index'));
-		await page.keyboard.press(String(digit(answerIndex, subIndex)));
-		await expect(group.locator('input[type=radio]:checked')).toHaveValue(
-			String(digit(answerIndex, subIndex))
-		);
-		// The rationale box follows its radio group when the rubric asks for one.
+/** Presses Tab until focus is inside `target` (keyboard only), failing after `max` presses. */
+async function tabInto(page: Page, target: Locator, max = 40) {
+	for (let i = 0; i < max; i++) {
+		if (await target.evaluate((el) => el.contains(document.activeElement))) return;
 		await page.keyboard.press('Tab');
-		await expect(page.locator(':focus')).toHaveAttribute('name', /^rationale\./);
-		await page.keyboard.type(`Because ${answerIndex}.${subIndex}`);
-		if (i < n - 1) await page.keyboard.press('Tab');
+	}
+	throw new Error(`Tab never reached ${target}`);
+}
+
+/**
+ * Scores every answer of the question from the keyboard alone: Tab to each sub-aspect's scores, a
+ * digit, Tab to its rationale and type it; Tab to "Next answer" / "Next pair" and Enter, until
+ * every score is given. Returns how many scores were given.
+ */
+async function scoreByKeyboard(page: Page, digit: (n: number) => number): Promise<number> {
+	let n = 0;
+	for (;;) {
+		const groups = page.locator('fieldset.sub:visible');
+		const count = await groups.count();
+		for (let i = 0; i < count; i++) {
+			const group = groups.nth(i);
+			await tabInto(page, group.getByRole('radio').first());
+			await page.keyboard.press(String(digit(n)));
+			await expect(group.getByRole('radio', { name: String(digit(n)), exact: true })).toBeChecked();
+			await tabInto(page, group.getByRole('textbox'));
+			await page.keyboard.type(`Because of score ${digit(n)}.`);
+			n++;
+		}
+		const next = page.getByRole('button', { name: /^Next (answer|pair)/ });
+		if (!(await next.isVisible())) return n;
+		await tabInto(page, next);
+		await page.keyboard.press('Enter');
 	}
 }
 
@@ -96,19 +108,17 @@ test('a rubric study from the HDCEval template to the judges on the agreement pa
 		await page.goto('/admin/imports');
 		await expectAccessible(page, 'Imports');
 		await page.getByLabel('Set name (new, or one to add to)').fill('Journey questions');
-		await page
-			.locator('#question-files')
-			.setInputFiles(
-				file(
-					'questions.json',
-					JSON.stringify(
-						QUESTIONS.map((q) => ({
-							...q,
-							reference_answer: `Reference for ${q.id}: see a doctor if it persists (case 0).`
-						}))
-					)
+		await page.locator('#question-files').setInputFiles(
+			file(
+				'questions.json',
+				JSON.stringify(
+					QUESTIONS.map((q) => ({
+						...q,
+						reference_answer: `Reference for ${q.id}: see a doctor if it persists (case 0).`
+					}))
 				)
-			);
+			)
+		);
 		await page.getByRole('button', { name: 'Import questions' }).click();
 		await expect(page.getByRole('status').filter({ hasText: 'Imported 3 records' })).toBeVisible();
 		const lines = QUESTIONS.flatMap((q, i) =>
@@ -166,18 +176,26 @@ test('a rubric study from the HDCEval template to the judges on the agreement pa
 				.getByRole('button', { name: 'Start scoring' })
 				.click();
 			await expect(page).toHaveURL(/\/rank\/rubric\//);
-			await page.getByRole('radio', { name: layout }).check();
+			const choice = page.getByRole('radio', { name: layout });
+			await tabInto(page, choice.locator('xpath=ancestor::fieldset[1]'));
+			if (!(await choice.isChecked())) await page.keyboard.press('ArrowDown');
+			await expect(choice).toBeChecked();
 			for (let q = 0; q < QUESTIONS.length; q++) {
 				await expect(
-					page.getByText(/Is a dry cough|Can I take ibuprofen|When should a toddler/)
+					page.getByRole('heading', {
+						name: /Is a dry cough|Can I take ibuprofen|When should a toddler/
+					})
 				).toBeVisible();
-				await expect(page.getByText(/alpha|beta|gamma/)).toHaveCount(0);
-				await scoreByKeyboard(page, (a, s) =>
-					who === 'physician' ? (a + s) % 6 : (a + s + 1) % 6
+				// Nothing on the screen names a model.
+				expect(await page.locator('main').innerText()).not.toMatch(/alpha|beta|gamma/);
+				const given = await scoreByKeyboard(page, (n) =>
+					who === 'physician' ? n % 6 : (n + 3) % 6
 				);
+				expect(given).toBe(4 * 10);
+				await expect(page.getByText('40 of 40 scores given')).toBeVisible();
 				await page.keyboard.press('Control+Enter');
 				if (q < QUESTIONS.length - 1)
-					await expect(page.getByText(`Question ${q + 2} of 3`)).toBeVisible();
+					await expect(page.getByText('0 of 40 scores given')).toBeVisible();
 			}
 			await expect(page).toHaveURL(/\/rank\?finished=1/);
 		});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rubricDefinitionSchema } from '$lib/server/domain/studies/designs/rubric/definition';
+import { rubricDefinitionSchema } from '$lib/schemas/rubric';
 import { SMALL_RUBRIC } from '$lib/server/fixtures/rubric';
 import { missingScores, pagesOf } from './sheet';
 

@@ -1,6 +1,6 @@
 // What the scoring screen works out from its state: which answers show together, and which
 // scores (or required rationales) are still missing before a submission.
-import type { RubricDefinition } from '$lib/server/domain/studies/designs/rubric/definition';
+import type { RubricDefinition } from '$lib/schemas/rubric';
 
 interface Answer {
 	id: string;
