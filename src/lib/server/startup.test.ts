@@ -21,8 +21,8 @@ describeEachDb('start-up account', (h) => {
 			'demo: accounts: 6 (argon2id)',
 			'demo: content',
 			'demo: reviews',
-			'demo: rankings',
 			'demo: rubric study',
+			'demo: rankings',
 			'demo: scoring run'
 		]);
 		for (const l of steps) expect(Number(TIMED.exec(l)![1])).toBeGreaterThanOrEqual(0);

@@ -285,8 +285,10 @@ export async function seedDemoJudgements(
 	log: StepLog = silentLog
 ): Promise<void> {
 	await log.step('demo: reviews', () => seedReviews(db, judges));
-	await log.step('demo: rankings', () => seedRankings(db, judges));
+	// The rubric study first: the agreement page opens on the newest study with agreement figures,
+	// which stays the finished ranking study.
 	await log.step('demo: rubric study', () => seedRubricStudy(db, judges));
+	await log.step('demo: rankings', () => seedRankings(db, judges));
 	await log.step('demo: scoring run', async () => {
 		const models = await db
 			.select({ id: model.id })

@@ -103,7 +103,7 @@ describe('heat map colours and thinned scatter plots', () => {
 	it('colours the scale light to dark and leaves an undefined mean uncoloured', () => {
 		// Lightness 96 % at the scale's minimum, 96 − 60 = 36 % at its maximum.
 		expect(heatColour(0, 0, 5)?.background).toBe('hsl(210 70% 96%)');
-		expect(heatColour(5, 0, 5)).toEqual({ background: 'hsl(210 70% 36%)', color: '#fff' });
+		expect(heatColour(5, 0, 5)).toEqual({ background: 'hsl(210 70% 55%)', color: '#111' });
 		expect(heatColour(null, 0, 5)).toBeNull();
 	});
 

@@ -87,9 +87,11 @@ export function heatColour(
 ): { background: string; color: string } | null {
 	if (value === null || max <= min) return null;
 	const t = Math.min(1, Math.max(0, (value - min) / (max - min)));
+	// From near white to a mid blue, always with dark text: its contrast stays above 4.5:1 across
+	// the whole range (WCAG AA), where white text on the middle shades would not.
 	return {
-		background: `hsl(210 70% ${Math.round(96 - t * 60)}%)`,
-		color: t > 0.55 ? '#fff' : 'inherit'
+		background: `hsl(210 70% ${Math.round(96 - t * 41)}%)`,
+		color: '#111'
 	};
 }
 
