@@ -73,6 +73,15 @@ test('physician: the landing page and a ranking question have no serious accessi
 	await expect(page).toHaveURL(/\/rank\/q\/[a-z2-9]{24}$/);
 	await page.waitForLoadState('networkidle');
 	await expectAccessible(page, 'ranking question');
+	await open(page, '/rank');
+	await page
+		.getByRole('listitem')
+		.filter({ has: page.getByRole('heading', { name: /rubric study/ }) })
+		.getByRole('button')
+		.click();
+	await expect(page).toHaveURL(/\/rank\/rubric\/[a-z2-9]{24}$/);
+	await page.waitForLoadState('networkidle');
+	await expectAccessible(page, 'rubric question');
 });
 
 test('the keyboard reaches main content through the skip link and always shows where it is', async ({

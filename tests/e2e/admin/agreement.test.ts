@@ -70,7 +70,7 @@ test('an organiser reads the agreement dashboard and downloads its bundle', asyn
 	).toBeVisible();
 	await expect(page.getByText('1,000 resamples with seed')).toBeVisible();
 	// It opens on the ranked study, not on the newer empty one, and says so.
-	await expect(page.getByLabel('Study', { exact: true }).locator('option:checked')).toHaveText(
+	await expect(page.locator('select[name=study] option:checked')).toHaveText(
 		new RegExp(`^${DEMO_RANKED_STUDY}`)
 	);
 	await expect(page.getByText(/newer stud(y|ies)\s+(has|have)\s+none yet/)).toBeVisible();

@@ -63,6 +63,22 @@ test('physician: the studies and a ranking question', async ({ page }) => {
 	await shoot(page, 'physician-ranking');
 });
 
+test('physician: a rubric question', async ({ page }) => {
+	await loginAs(page, 'physician');
+	await open(page, '/rank');
+	await page
+		.getByRole('listitem')
+		.filter({ has: page.getByRole('heading', { name: /rubric study/ }) })
+		.getByRole('button')
+		.click();
+	await expect(page).toHaveURL(/\/rank\/rubric\/[a-z2-9]{24}$/);
+	await page.waitForLoadState('networkidle');
+	await expect(page.getByRole('radio', { name: 'Two side by side' })).toBeVisible();
+	await page.getByRole('radio', { name: 'Two side by side' }).check();
+	await expect(page.getByRole('button', { name: 'Submit scores' })).toBeInViewport();
+	await shoot(page, 'physician-rubric');
+});
+
 test('organiser: overview, imports, verification, a study and agreement', async ({ page }) => {
 	await loginAs(page, 'organiser');
 	await open(page, '/admin');
@@ -92,4 +108,19 @@ test('organiser: overview, imports, verification, a study and agreement', async 
 		page.getByRole('heading', { name: 'Reviewers: primary against secondary review' })
 	).toBeVisible();
 	await shoot(page, 'organiser-agreement');
+
+	const rubric = await firstLink(page, '/admin/rubrics', /^\/admin\/rubrics\/\d+$/);
+	await open(page, rubric);
+	await expect(page.getByRole('heading', { level: 1, name: /HDCEval/ })).toBeVisible();
+	await shoot(page, 'organiser-rubric');
+
+	await open(page, '/admin/studies');
+	const rubricStudy = await page
+		.getByRole('link', { name: /Demo rubric study/ })
+		.getAttribute('href');
+	await open(page, `/admin/agreement?study=${rubricStudy!.split('/').at(-1)}`);
+	const section = page.locator('section[id^="study-"]');
+	await expect(section.getByRole('heading', { name: /Automatic judges/ })).toBeVisible();
+	await section.getByRole('heading', { name: /Automatic judges/ }).scrollIntoViewIfNeeded();
+	await shoot(page, 'organiser-rubric-agreement');
 });

@@ -18,11 +18,6 @@ const QUESTIONS = [
 		id: 'pq2',
 		question: 'Can I take ibuprofen with blood pressure tablets?',
 		context: 'Takes an ACE inhibitor.'
-	},
-	{
-		id: 'pq3',
-		question: 'When should a toddler with fever see a doctor?',
-		context: 'Aged 2, drinking well.'
 	}
 ];
 /** Each model answers every question in its own words (same form, different content). */
@@ -89,7 +84,7 @@ async function scoreByKeyboard(page: Page, digit: (n: number) => number): Promis
 test('a rubric study from the HDCEval template to the judges on the agreement page and the export', async ({
 	page
 }) => {
-	test.setTimeout(300_000);
+	test.setTimeout(360_000);
 	await page.setViewportSize({ width: 1366, height: 768 });
 	await loginAs(page, 'organiser');
 
@@ -120,7 +115,7 @@ test('a rubric study from the HDCEval template to the judges on the agreement pa
 			)
 		);
 		await page.getByRole('button', { name: 'Import questions' }).click();
-		await expect(page.getByRole('status').filter({ hasText: 'Imported 3 records' })).toBeVisible();
+		await expect(page.getByRole('status').filter({ hasText: 'Imported 2 records' })).toBeVisible();
 		const lines = QUESTIONS.flatMap((q, i) =>
 			MODELS.map((m, j) => JSON.stringify({ question_id: q.id, model: m, response: answer(j, i) }))
 		);
@@ -131,7 +126,7 @@ test('a rubric study from the HDCEval template to the judges on the agreement pa
 			buffer: Buffer.from(lines.join('\n'))
 		});
 		await page.getByRole('button', { name: 'Import responses' }).click();
-		await expect(page.getByRole('status').filter({ hasText: 'Imported 9 records' })).toBeVisible();
+		await expect(page.getByRole('status').filter({ hasText: 'Imported 6 records' })).toBeVisible();
 	});
 
 	let studyUrl = '';
@@ -145,7 +140,7 @@ test('a rubric study from the HDCEval template to the judges on the agreement pa
 			.selectOption({ label: 'HDCEval for the journey (version 1)' });
 		await page
 			.getByLabel('Questions from')
-			.selectOption({ label: 'Question set: Journey questions (3 questions)' });
+			.selectOption({ label: 'Question set: Journey questions (2 questions)' });
 		for (const m of MODELS) await page.getByRole('checkbox', { name: new RegExp(`^${m}`) }).check();
 		await page.getByLabel('Physicians per question (k)').fill('2');
 		await page.getByRole('button', { name: /^Create study/ }).click();
@@ -183,7 +178,7 @@ test('a rubric study from the HDCEval template to the judges on the agreement pa
 			for (let q = 0; q < QUESTIONS.length; q++) {
 				await expect(
 					page.getByRole('heading', {
-						name: /Is a dry cough|Can I take ibuprofen|When should a toddler/
+						name: /Is a dry cough|Can I take ibuprofen/
 					})
 				).toBeVisible();
 				// Nothing on the screen names a model.
@@ -243,9 +238,9 @@ test('a rubric study from the HDCEval template to the judges on the agreement pa
 		expect(response.status()).toBe(200);
 		const lines = (await response.text()).trim().split('\n');
 		expect(lines[0]).toContain('sub_aspect,score,rationale');
-		// 3 questions × 4 answers × 10 sub-aspects × 2 physicians.
-		expect(lines).toHaveLength(1 + 3 * 4 * 10 * 2);
-		expect(lines.filter((l) => l.includes(',side_by_side,'))).toHaveLength(3 * 4 * 10);
+		// 2 questions × 4 answers × 10 sub-aspects × 2 physicians.
+		expect(lines).toHaveLength(1 + 2 * 4 * 10 * 2);
+		expect(lines.filter((l) => l.includes(',side_by_side,'))).toHaveLength(2 * 4 * 10);
 		const config = await (await page.request.get(`${studyUrl}/export/config`)).json();
 		expect(config).toMatchObject({ design: 'rubric', raters_per_question: 2 });
 		expect(config.rubric.frozenVersion).toBe(1);

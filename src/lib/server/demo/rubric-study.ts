@@ -20,7 +20,7 @@ import {
 import { DEMO_MODELS } from './demo-data';
 
 /** The demo's rubric study, open, with most questions scored by two physicians. */
-export const DEMO_RUBRIC_STUDY = 'Demo rubric study: patient questions (open)';
+export const DEMO_RUBRIC_STUDY = 'Demo rubric study: patient questions';
 export const DEMO_QUESTION_SET = 'Demo patient questions';
 const DEMO_ACTOR = { userId: null, label: 'demo seed' };
 const START = Date.parse('2026-01-14T09:00:00Z');
