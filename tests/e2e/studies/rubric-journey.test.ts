@@ -56,23 +56,31 @@ async function tabInto(page: Page, target: Locator, max = 40) {
 }
 
 /**
- * Scores every answer of the question from the keyboard alone: Tab to each sub-aspect's scores, a
- * digit, Tab to its rationale and type it; Tab to "Next answer" / "Next pair" and Enter, until
- * every score is given. Returns how many scores were given.
+ * Scores every answer of the question from the keyboard alone: on each page of answers, Tab to the
+ * first sub-aspect's scores, then per sub-aspect a digit, Tab past its "Levels" button to its
+ * rationale, type it, Tab on to the next sub-aspect; then Tab to "Next answer" / "Next pair" and
+ * Enter, until no page is left. Returns how many scores were given.
  */
 async function scoreByKeyboard(page: Page, digit: (n: number) => number): Promise<number> {
 	let n = 0;
 	for (;;) {
 		const groups = page.locator('fieldset.sub:visible');
 		const count = await groups.count();
+		await tabInto(page, groups.first().getByRole('radio').first());
 		for (let i = 0; i < count; i++) {
-			const group = groups.nth(i);
-			await tabInto(page, group.getByRole('radio').first());
 			await page.keyboard.press(String(digit(n)));
-			await expect(group.getByRole('radio', { name: String(digit(n)), exact: true })).toBeChecked();
-			await tabInto(page, group.getByRole('textbox'));
+			await page.keyboard.press('Tab');
+			await page.keyboard.press('Tab');
 			await page.keyboard.type(`Because of score ${digit(n)}.`);
+			if (i < count - 1) await page.keyboard.press('Tab');
 			n++;
+		}
+		// What the keys did: each visible sub-aspect holds its digit and its rationale.
+		for (let i = 0; i < count; i += 7) {
+			const group = groups.nth(i);
+			const expected = String(digit(n - count + i));
+			await expect(group.getByRole('radio', { name: expected, exact: true })).toBeChecked();
+			await expect(group.getByRole('textbox')).toHaveValue(`Because of score ${expected}.`);
 		}
 		const next = page.getByRole('button', { name: /^Next (answer|pair)/ });
 		if (!(await next.isVisible())) return n;
