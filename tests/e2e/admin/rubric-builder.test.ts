@@ -28,8 +28,9 @@ test('an organiser builds a rubric from the HDCEval template and saves a second 
 	await page.goto('/admin');
 	await page
 		.getByRole('navigation', { name: 'Main' })
-		.getByRole('link', { name: 'Rubrics' })
+		.getByRole('link', { name: 'Studies' })
 		.click();
+	await page.getByRole('main').getByRole('link', { name: 'Rubrics' }).click();
 	await expect(page.getByRole('heading', { name: 'Rubrics', level: 1 })).toBeVisible();
 	await page.waitForLoadState('networkidle');
 	await expectAccessible(page, 'Rubrics page');
