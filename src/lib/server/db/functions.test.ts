@@ -213,10 +213,7 @@ describe.each(testDbKinds())('database functions on %s', (kind: TestDbKind) => {
 			)
 		);
 		await expect(applyDatabaseFunctions(h, dir)).rejects.toThrow(/return type/);
-		edit(
-			'study.sql',
-			(t) => `DROP FUNCTION IF EXISTS study_sweep(integer, timestamptz);\n${t}`
-		);
+		edit('study.sql', (t) => `DROP FUNCTION IF EXISTS study_sweep(integer, timestamptz);\n${t}`);
 		expect(await applyDatabaseFunctions(h, dir)).toEqual(['audit.sql', 'study.sql']);
 		expect(await definition(sweep)).toContain('RETURNS bigint');
 	});
