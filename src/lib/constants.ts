@@ -105,12 +105,29 @@ export type QuestionType = QaType | 'free_text';
 export const QUESTION_TYPES = [...QA_TYPES, 'free_text'] as const;
 
 /** What raters do in a study: each design is one folder under domain/studies/designs/. */
-export const STUDY_DESIGNS = ['ranking', 'rubric'] as const;
+export const STUDY_DESIGNS = ['ranking', 'rubric', 'pairwise'] as const;
 export type StudyDesign = (typeof STUDY_DESIGNS)[number];
 export const STUDY_DESIGN_LABELS: Record<StudyDesign, string> = {
 	ranking: 'Ranking (order every answer, tag each good / okay / bad)',
-	rubric: 'Rubric (score each answer on sub-aspects)'
+	rubric: 'Rubric (score each answer on sub-aspects)',
+	pairwise: 'Pairwise (prefer one of two answers, or a tie)'
 };
+
+/** A pairwise judgement, as shown: the left answer better, the right one, or a tie of either kind. */
+export const PREFERENCE_OUTCOMES = ['left', 'right', 'tie_good', 'tie_bad'] as const;
+export type PreferenceOutcome = (typeof PREFERENCE_OUTCOMES)[number];
+export const PREFERENCE_OUTCOME_LABELS: Record<PreferenceOutcome, string> = {
+	left: 'A (left) is better',
+	right: 'B (right) is better',
+	tie_good: 'Tie: both good',
+	tie_bad: 'Tie: both bad'
+};
+/** How much better the preferred answer is (optional). */
+export const PREFERENCE_STRENGTHS = ['slightly', 'clearly'] as const;
+export type PreferenceStrength = (typeof PREFERENCE_STRENGTHS)[number];
+/** Which pairs of answers a pairwise study shows: every pair per question, or a balanced sample. */
+export const PAIRINGS = ['all', 'balanced'] as const;
+export type Pairing = (typeof PAIRINGS)[number];
 export type StudyState = (typeof STUDY_STATES)[number];
 
 export const ASSIGNMENT_STATES = ['leased', 'submitted', 'expired', 'released'] as const;

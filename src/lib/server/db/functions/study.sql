@@ -218,6 +218,13 @@ BEGIN
 	IF v_n > cardinality(p_candidate_ids) OR v_n * (v_n + 1) / 2 > cardinality(p_perms) THEN
 		RAISE EXCEPTION 'question % has % answers, more than the claim brought ids for', v_question, v_n;
 	END IF;
+	IF v_n = 2 THEN
+		-- Two answers (a pairwise unit): counterbalanced rather than shuffled.
+		PERFORM study_place_pair(p_study, p_physician, v_question, v_assignment, p_candidate_ids,
+			p_perms[2]);
+		RETURN jsonb_build_object('status', 'assigned', 'publicId', p_public_id, 'resumed', false,
+			'view', CASE WHEN p_with_view THEN study_assignment_view(p_public_id, p_physician) END);
+	END IF;
 	INSERT INTO assignment_candidate (assignment_id, candidate_id, public_id, position)
 	SELECT v_assignment, c.id, p_candidate_ids[p.pos + 1], p.pos
 	FROM generate_series(0, v_n - 1) AS p(pos)
@@ -228,5 +235,51 @@ BEGIN
 
 	RETURN jsonb_build_object('status', 'assigned', 'publicId', p_public_id, 'resumed', false,
 		'view', CASE WHEN p_with_view THEN study_assignment_view(p_public_id, p_physician) END);
+END
+$$;
+
+-- Places the two answers of a unit left and right so that each model sits left about half the
+-- time in each physician's own work and across the physicians of the unit: the answer whose model
+-- the physician has seen on the left less often (minus on the right, study_physician_side) goes
+-- left; when both are even, the one the unit's earlier physicians saw on the left less often; when
+-- that is even too, the seeded shuffle's choice (`p_first`, the index that shuffle puts first).
+-- The physician's counts are updated with the placement, so the sides are stored as handed out.
+-- Called by study_claim.
+CREATE OR REPLACE FUNCTION study_place_pair(
+	p_study integer, p_physician text, p_question integer, p_assignment integer,
+	p_candidate_ids text[], p_first integer
+) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+	v_ids integer[];
+	v_sources text[];
+	v_lead1 integer;
+	v_lead2 integer;
+	v_unit integer;
+	v_first integer;
+BEGIN
+	SELECT array_agg(id ORDER BY id), array_agg(coalesce(model_id::text, 'reference') ORDER BY id)
+	INTO v_ids, v_sources
+	FROM candidate WHERE study_question_id = p_question;
+	SELECT coalesce(max(lead) FILTER (WHERE source = v_sources[1]), 0),
+		coalesce(max(lead) FILTER (WHERE source = v_sources[2]), 0)
+	INTO v_lead1, v_lead2
+	FROM study_physician_side
+	WHERE study_id = p_study AND physician_id = p_physician AND source = ANY (v_sources);
+	-- Earlier physicians of this unit: times the first answer was left minus times the second was.
+	SELECT coalesce(sum(CASE WHEN ac.candidate_id = v_ids[1] THEN 1 ELSE -1 END), 0)::integer
+	INTO v_unit
+	FROM assignment a JOIN assignment_candidate ac ON ac.assignment_id = a.id AND ac.position = 0
+	WHERE a.study_question_id = p_question AND a.id <> p_assignment;
+	v_first := CASE
+		WHEN v_lead1 <> v_lead2 THEN CASE WHEN v_lead1 < v_lead2 THEN 1 ELSE 2 END
+		WHEN v_unit <> 0 THEN CASE WHEN v_unit < 0 THEN 1 ELSE 2 END
+		ELSE coalesce(p_first, 0) + 1 END;
+	INSERT INTO assignment_candidate (assignment_id, candidate_id, public_id, position)
+	VALUES (p_assignment, v_ids[v_first], p_candidate_ids[1], 0),
+		(p_assignment, v_ids[3 - v_first], p_candidate_ids[2], 1);
+	INSERT INTO study_physician_side (study_id, physician_id, source, lead)
+	VALUES (p_study, p_physician, v_sources[v_first], 1), (p_study, p_physician, v_sources[3 - v_first], -1)
+	ON CONFLICT (study_id, physician_id, source)
+	DO UPDATE SET lead = study_physician_side.lead + excluded.lead;
 END
 $$;

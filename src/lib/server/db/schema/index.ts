@@ -9,4 +9,5 @@ export * from './scoring';
 export * from './agreement';
 export * from './question-set';
 export * from '../../domain/studies/designs/rubric/schema';
+export * from '../../domain/studies/designs/pairwise/schema';
 export * from '../relations';

@@ -73,8 +73,11 @@ export const studyModel = pgTable(
 );
 
 /**
- * One question of a study: a QA item version of the bank or a question of a set (exactly one);
- * `openSlots` counts the raters still wanted (k minus claims).
+ * One unit of judgement of a study: a QA item version of the bank or a question of a set (exactly
+ * one), with the answers shown together (its candidates). Most designs show every answer of a
+ * question at once (one unit per question, `unit` 0); a pairwise study judges each question in
+ * several units of two answers (`unit` 1, 2, …). `openSlots` counts the raters still wanted (k
+ * minus claims).
  */
 export const studyQuestion = pgTable(
 	'study_question',
@@ -86,6 +89,8 @@ export const studyQuestion = pgTable(
 		itemId: integer().references(() => qaItem.id),
 		itemVersionId: integer().references(() => qaItemVersion.id),
 		setQuestionId: integer().references(() => setQuestion.id),
+		/** Which unit of its question this is: 0 when a question is one unit, else 1, 2, … */
+		unit: integer().notNull().default(0),
 		openSlots: smallint().notNull(),
 		completed: smallint().notNull().default(0)
 	},
@@ -94,8 +99,8 @@ export const studyQuestion = pgTable(
 			'one_source',
 			sql`(${t.itemVersionId} is not null and ${t.itemId} is not null and ${t.setQuestionId} is null) or (${t.itemVersionId} is null and ${t.itemId} is null and ${t.setQuestionId} is not null)`
 		),
-		unique().on(t.studyId, t.itemId),
-		unique().on(t.studyId, t.setQuestionId),
+		unique().on(t.studyId, t.itemId, t.unit),
+		unique().on(t.studyId, t.setQuestionId, t.unit),
 		index('study_question_claimable')
 			.on(t.studyId, t.id)
 			.where(sql`${t.openSlots} > 0`)
@@ -196,6 +201,32 @@ export const studyPhysicianQuestionParked = pgTable(
 		position: integer().notNull()
 	},
 	(t) => [primaryKey({ columns: [t.studyQuestionId, t.physicianId] })]
+);
+
+/**
+ * How often each model's answer was shown on the left minus on the right to a physician in a
+ * study, over the units of two answers they were given (the reference is `reference`): the claim
+ * of such a unit puts on the left the answer that evens these counts (study_claim, study.sql), so
+ * every model sits left about half the time in each physician's own work.
+ */
+export const studyPhysicianSide = pgTable(
+	'study_physician_side',
+	{
+		studyId: integer().notNull(),
+		physicianId: text().notNull(),
+		/** The model's id, or `reference`. */
+		source: text().notNull(),
+		/** Times shown left minus times shown right. */
+		lead: integer().notNull().default(0)
+	},
+	(t) => [
+		primaryKey({ columns: [t.studyId, t.physicianId, t.source] }),
+		foreignKey({
+			name: 'study_physician_side_physician_fk',
+			columns: [t.studyId, t.physicianId],
+			foreignColumns: [studyPhysician.studyId, studyPhysician.physicianId]
+		})
+	]
 );
 
 /** One physician × one study question, with the shuffle seed and the displayed order. */

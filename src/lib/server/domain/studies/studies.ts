@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { DETAIL_CHOICES, QA_TYPES, STUDY_DESIGNS } from '../../../constants';
+import { DETAIL_CHOICES, PAIRINGS, QA_TYPES, STUDY_DESIGNS } from '../../../constants';
 import type { Db, Tx } from '../../db/client';
 import {
 	candidate,
@@ -48,8 +48,17 @@ export const studyInputSchema = z.object({
 	design: z.enum(STUDY_DESIGNS).default('ranking'),
 	/** Questions from this question set instead of the QA bank (`selection` then does not apply). */
 	questionSetId: z.number().int().positive().optional(),
-	/** Rubric studies: the rubric to score with (its latest version is frozen at opening). */
+	/**
+	 * Rubric studies: the rubric to score with; pairwise studies (optional): the rubric whose
+	 * aspects raters may give preferences on. Its latest version is frozen at opening.
+	 */
 	rubricId: z.number().int().positive().optional(),
+	/** Pairwise studies: every pair of answers per question, or a balanced sample. */
+	pairing: z.enum(PAIRINGS).default('all'),
+	/** Pairwise studies with a balanced sample: pairs per question. */
+	pairsPerQuestion: z.number().int().min(1).max(351).optional(),
+	/** Pairwise studies: the seed of the balanced sample (drawn when not given). */
+	pairSeed: z.string().trim().max(100).optional(),
 	instructions: z.string().max(20_000, 'is longer than 20,000 characters').default(''),
 	selection: selectionSchema,
 	modelIds: z
@@ -335,7 +344,17 @@ export async function createStudy(
 		await tx
 			.insert(studyModel)
 			.values(data.modelIds.map((modelId) => ({ studyId: study.id, modelId })));
-		await DESIGNS[data.design].onCreate?.(tx, study, { rubricId: data.rubricId }, actorId);
+		await DESIGNS[data.design].onCreate?.(
+			tx,
+			study,
+			{
+				rubricId: data.rubricId,
+				pairing: data.pairing,
+				pairsPerQuestion: data.pairsPerQuestion,
+				pairSeed: data.pairSeed
+			},
+			actorId
+		);
 		await recordAudit(tx, {
 			actorId,
 			action: 'study.create',

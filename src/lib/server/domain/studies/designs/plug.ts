@@ -1,10 +1,18 @@
 // What a study design plugs into the engine (the registry, ./registry.ts, lists one per design).
 import type { Db, Tx } from '../../../db/client';
 import type { Study } from '../../../db/schema';
+import type { Pairing } from '../../../../constants';
 
 /** The design-specific settings a study form sends (each design reads its own). */
 export interface DesignInput {
+	/** Rubric studies: the rubric to score with; pairwise studies: the rubric whose aspects to ask about. */
 	rubricId?: number;
+	/** Pairwise studies: every pair per question, or a balanced sample. */
+	pairing?: Pairing;
+	/** Pairwise studies with a balanced sample: pairs per question. */
+	pairsPerQuestion?: number;
+	/** Pairwise studies: the seed of the balanced sample (drawn when not given). */
+	pairSeed?: string;
 }
 
 /** What a design adds to the shared lifecycle. */

@@ -4,11 +4,13 @@
 import type { StudyDesign } from '../../../../constants';
 import type { StudyDesignPlug } from './plug';
 import { rankingDesign } from './ranking/design';
+import { pairwiseDesign } from './pairwise/design';
 import { rubricDesign } from './rubric/design';
 
 export type { DesignInput, StudyDesignPlug } from './plug';
 
 export const DESIGNS: Record<StudyDesign, StudyDesignPlug> = {
 	ranking: rankingDesign,
-	rubric: rubricDesign
+	rubric: rubricDesign,
+	pairwise: pairwiseDesign
 };
