@@ -37,7 +37,9 @@ describe('planPairs', () => {
 			for (const x of plan) uses.set(key(x.a, x.b), (uses.get(key(x.a, x.b)) ?? 0) + 1);
 			const counts = [...uses.values()];
 			// 28 model pairs: each used floor or ceil of n·p/28 times.
-			expect(Math.max(...counts) - Math.min(...(uses.size === 28 ? counts : [0]))).toBeLessThanOrEqual(1);
+			expect(
+				Math.max(...counts) - Math.min(...(uses.size === 28 ? counts : [0]))
+			).toBeLessThanOrEqual(1);
 			expect(counts.reduce((a, b) => a + b, 0)).toBe(n * p);
 		}
 	});
@@ -45,7 +47,9 @@ describe('planPairs', () => {
 	it('is reproducible from its seed and differs with another seed', () => {
 		const a = planPairs(questions(20), { mode: 'balanced', perQuestion: 4, seed: 'x' });
 		expect(planPairs(questions(20), { mode: 'balanced', perQuestion: 4, seed: 'x' })).toEqual(a);
-		expect(planPairs(questions(20), { mode: 'balanced', perQuestion: 4, seed: 'y' })).not.toEqual(a);
+		expect(planPairs(questions(20), { mode: 'balanced', perQuestion: 4, seed: 'y' })).not.toEqual(
+			a
+		);
 	});
 
 	it('takes only pairs a question has both answers of, and all it has when fewer than asked', () => {

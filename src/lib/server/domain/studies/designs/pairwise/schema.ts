@@ -2,15 +2,7 @@
 // may ask about), and each rater's preference with the sides the two answers were shown on.
 // Re-exported by db/schema (drizzle-kit reads this file without the $lib alias).
 import { sql } from 'drizzle-orm';
-import {
-	check,
-	index,
-	integer,
-	pgTable,
-	primaryKey,
-	text,
-	timestamp
-} from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { assignment, candidate, study } from '../../../../db/schema/study';
 import { user } from '../../../../db/schema/user';
 import { rubric, rubricVersion } from '../rubric/schema';

@@ -29,12 +29,14 @@ export interface PairwiseForm {
 	aspects: { code: string; name: string }[];
 }
 
-/** Opened studies' forms never change, so a process keeps them (bounded). */
-const forms = new Map<number, PairwiseForm>();
+/** Opened studies' forms never change, so a process keeps them (bounded), per database. */
+const formsOf = new WeakMap<object, Map<number, PairwiseForm>>();
 const KEEP = 100;
 
 /** The form of an opened pairwise study (null: not a pairwise study, or a draft). */
 export async function pairwiseForm(db: Db | Tx, studyId: number): Promise<PairwiseForm | null> {
+	const forms = formsOf.get(db) ?? new Map<number, PairwiseForm>();
+	formsOf.set(db, forms);
 	const known = forms.get(studyId);
 	if (known) return known;
 	const [row] = await db
@@ -80,7 +82,9 @@ export const preferenceFormSchema = z
 		),
 		strength: z.preprocess(
 			blankToNull,
-			z.enum(PREFERENCE_STRENGTHS, { error: 'The strength must be slightly or clearly.' }).nullable()
+			z
+				.enum(PREFERENCE_STRENGTHS, { error: 'The strength must be slightly or clearly.' })
+				.nullable()
 		),
 		aspect: z.record(z.string(), z.string()).default({}),
 		reason: z.string().default('')
@@ -165,9 +169,13 @@ export async function submitPreference(
 		throw new DomainError('invalid', 'The form is incomplete; reload the pair.');
 	const problems = preferenceProblems(form, input);
 	if (problems.length)
-		throw new DomainError('invalid', problems.length === 1 ? problems[0] : 'The form is not complete.', {
-			problems
-		});
+		throw new DomainError(
+			'invalid',
+			problems.length === 1 ? problems[0] : 'The form is not complete.',
+			{
+				problems
+			}
+		);
 	const aspects = Object.entries(input.aspects)
 		.filter(([, o]) => o !== '')
 		.map(([a, o]) => ({ a, o }));
