@@ -74,3 +74,16 @@ export {
 	type JudgeRows,
 	type JudgeSummary
 } from './judges';
+export {
+	ASPECT_OUTCOMES,
+	MAX_REASON,
+	pairwiseForm,
+	preferenceFormSchema,
+	preferenceProblems,
+	studyPairing,
+	submitPreference,
+	type AspectOutcome,
+	type PairwiseForm,
+	type Preference,
+	type PreferenceStored
+} from './designs/pairwise';

@@ -1,0 +1,17 @@
+// The pairwise design: pairing a study's answers, the preference form and its storage, the
+// statistics and the export. The studies entry (../../index.ts) re-exports what routes and the
+// CLI use.
+export { planPairs, sourceOrder, type PlannedPair, type PlanQuestion } from './pairs';
+export {
+	ASPECT_OUTCOMES,
+	MAX_REASON,
+	pairwiseForm,
+	preferenceFormSchema,
+	preferenceProblems,
+	submitPreference,
+	type AspectOutcome,
+	type PairwiseForm,
+	type Preference,
+	type PreferenceStored
+} from './submit';
+export { studyPairing } from './design';
