@@ -2,6 +2,7 @@
 import type { Db, Tx } from '../../../db/client';
 import type { Study } from '../../../db/schema';
 import type { Pairing } from '../../../../constants';
+import type { Battle } from '../../../../stats/bradley-terry';
 
 /** The design-specific settings a study form sends (each design reads its own). */
 export interface DesignInput {
@@ -15,6 +16,12 @@ export interface DesignInput {
 	pairSeed?: string;
 }
 
+/** One leaderboard's battles, e.g. `Rankings` or `Aspect REL (Relevance)`. */
+export interface LabelledBattles {
+	label: string;
+	battles: Battle[];
+}
+
 /** What a design adds to the shared lifecycle. */
 export interface StudyDesignPlug {
 	/** Checks the design's settings and stores them, in the transaction creating the study. */
@@ -23,6 +30,12 @@ export interface StudyDesignPlug {
 	onFirstOpen?(tx: Tx, study: Study): Promise<void>;
 	/** What the design adds to the study's exported configuration (e.g. the frozen rubric). */
 	configuration?(db: Db, studyId: number): Promise<Record<string, unknown>>;
+	/**
+	 * The study's judgements as pairwise battles (one list per leaderboard the design gives: a
+	 * ranking one, a rubric one per aspect, a pairwise one), questions keyed across studies
+	 * (`questionKey`), so designs can be compared on the same questions (../battles.ts).
+	 */
+	battles?(db: Db, studyId: number): Promise<LabelledBattles[]>;
 	/** The rater's screen of an assignment. */
 	screenPath(publicId: string): string;
 }

@@ -10,6 +10,7 @@ import type { StudyDesignPlug } from '../plug';
 import { rubric, rubricVersion } from '../rubric/schema';
 import { planPairs, type PlanQuestion } from './pairs';
 import { pairwiseStudy } from './schema';
+import { pairwiseStudyBattles } from './statistics';
 
 const arrayLiteral = (values: readonly (string | number)[]) => `{${values.join(',')}}`;
 
@@ -63,6 +64,7 @@ export const pairwiseDesign: StudyDesignPlug = {
 	async configuration(db, studyId) {
 		return { pairing: await studyPairing(db, studyId) };
 	},
+	battles: pairwiseStudyBattles,
 	screenPath: (publicId) => `/rank/pairwise/${publicId}`
 };
 

@@ -1,7 +1,9 @@
 // The ranking design's plug into the study engine (designs/registry.ts): its settings (ties) live
 // on the study itself, so it adds nothing at creation or opening.
 import type { StudyDesignPlug } from '../plug';
+import { rankingStudyBattles } from './battles';
 
 export const rankingDesign: StudyDesignPlug = {
+	battles: rankingStudyBattles,
 	screenPath: (publicId) => `/rank/q/${publicId}`
 };

@@ -4,6 +4,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../../../../db/client';
 import { DomainError } from '../../../../errors';
 import type { StudyDesignPlug } from '../plug';
+import { rubricStudyBattles } from './battles';
 import { rubric, rubricStudy, rubricVersion } from './schema';
 
 export const rubricDesign: StudyDesignPlug = {
@@ -42,6 +43,7 @@ export const rubricDesign: StudyDesignPlug = {
 	async configuration(db, studyId) {
 		return { rubric: await studyRubric(db, studyId) };
 	},
+	battles: rubricStudyBattles,
 	screenPath: (publicId) => `/rank/rubric/${publicId}`
 };
 
