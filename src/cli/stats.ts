@@ -1,6 +1,7 @@
 // `cliniq stats`: agreement and ranking statistics on CSV files, printed as one JSON object.
 // The statistics live in src/lib/stats; reading the files and shaping the output is shared by
-// every subcommand (stats-shared.ts); the ranking subcommands are in stats-rankings.ts.
+// every subcommand (stats-shared.ts); the ranking subcommands are in stats-rankings.ts, the
+// rubric one in stats-rubric.ts and Bradley–Terry in stats-bt.ts.
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -20,6 +21,7 @@ import {
 	type StatsCommand
 } from './stats-shared';
 import { correlateCommand, pairwiseCommand, rankingsCommand } from './stats-rankings';
+import { btCommand } from './stats-bt';
 import { rubricCommand } from './stats-rubric';
 
 export const STATS_USAGE = `cliniq stats — agreement and ranking statistics on CSV files (one JSON object on stdout)
@@ -40,6 +42,11 @@ Usage:
       ICC(2,k), alpha ordinal and interval, QWK), model means, score distributions, position bias;
       --judges columns judge,question_id,candidate_id,criterion,score: each judge's pairwise
       accuracy, Pearson r and ICC against the physicians' mean. --scale defaults to the scores' min-max
+  cliniq stats bt FILE [--bootstrap N --seed S]
+      columns question,model_a,model_b,winner (model_a, model_b, tie, tie (bothbad)); optional
+      length_a,length_b: Bradley–Terry ratings (FastChat: base 10, scale 400, mean 1000), with
+      --bootstrap intervals over questions and rank ranges; with lengths also the length-controlled
+      ratings and the length coefficient ("style_controlled")
 
 An undefined statistic is null and named with its reason under "undefined". --bootstrap N --seed S
 adds "ci": 95 % percentile intervals from N resamples of units (items or questions).
@@ -127,7 +134,8 @@ const SUBCOMMANDS: Record<string, StatsCommand> = {
 	rankings: rankingsCommand,
 	correlate: correlateCommand,
 	pairwise: pairwiseCommand,
-	rubric: rubricCommand
+	rubric: rubricCommand,
+	bt: btCommand
 };
 
 /** Runs `cliniq stats …`; returns the exit status (2 for a malformed file or command line). */

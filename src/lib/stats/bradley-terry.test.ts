@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from './bootstrap';
+import { percentileInterval, seededRandom } from './bootstrap';
 import { bradleyTerry, btLeaderboard, type Battle, type BattleWinner } from './bradley-terry';
 
 /** `n` battles of a against b with the given winner, each its own question. */
@@ -182,5 +182,63 @@ describe('btLeaderboard', () => {
 			);
 			expect(r.rankBest!).toBeLessThanOrEqual(r.rankWorst!);
 		}
+	});
+});
+
+describe('btLeaderboard’s compiled resampling', () => {
+	/** The bootstrap as first written: the drawn questions' battles refitted with `bradleyTerry`. */
+	function slowIntervals(data: Battle[], resamples: number, seed: string) {
+		const byQuestion = new Map<string, Battle[]>();
+		for (const b of data) byQuestion.set(b.question, [...(byQuestion.get(b.question) ?? []), b]);
+		const questions = [...byQuestion.values()];
+		const models = bradleyTerry(data).models;
+		const values = new Map<string, number[]>(models.map((m) => [m, []]));
+		const random = seededRandom(seed);
+		for (let r = 0; r < resamples; r++) {
+			const drawn: Battle[] = [];
+			for (let i = 0; i < questions.length; i++)
+				drawn.push(...questions[Math.floor(random() * questions.length)]);
+			const ratings = bradleyTerry(drawn).ratings;
+			for (const m of models) if (ratings[m]?.value != null) values.get(m)!.push(ratings[m].value!);
+		}
+		return values;
+	}
+
+	it('gives exactly the intervals of refitting each resample’s battles', () => {
+		// Few questions and a weak model, so some resamples leave a model unbeaten or absent.
+		const random = seededRandom('compiled');
+		const models = ['a', 'b', 'c', 'd', 'e'];
+		const data: Battle[] = [];
+		for (let q = 0; q < 25; q++)
+			for (let x = 0; x < 5; x++)
+				for (let y = x + 1; y < 5; y++) {
+					if (random() < 0.5) continue;
+					const u = random();
+					const p = 1 / (1 + 10 ** ((x - y) * 0.3));
+					const winner: BattleWinner =
+						u < 0.1
+							? 'tie'
+							: u < 0.15
+								? 'tie (bothbad)'
+								: u < 0.15 + 0.85 * p
+									? 'model_b'
+									: 'model_a';
+					data.push({ question: `q${q}`, modelA: models[x], modelB: models[y], winner });
+				}
+		// z took part in three questions and won once: many resamples leave it without a win or absent.
+		data.push(
+			{ question: 'q1', modelA: 'z', modelB: 'a', winner: 'model_a' },
+			{ question: 'q2', modelA: 'z', modelB: 'b', winner: 'model_b' },
+			{ question: 'q3', modelA: 'c', modelB: 'z', winner: 'model_a' }
+		);
+		const fast = btLeaderboard(data, { resamples: 300, seed: 'same' });
+		const slow = slowIntervals(data, 300, 'same');
+		let skipped = 0;
+		for (const row of fast.rows) {
+			const values = Float64Array.from(slow.get(row.model)!);
+			skipped += 300 - values.length;
+			expect(row.interval).toEqual(percentileInterval(values, 0.95, 300));
+		}
+		expect(skipped).toBeGreaterThan(0);
 	});
 });

@@ -30,19 +30,21 @@ export interface BtRatings {
 }
 
 /** Battles compiled into a weight matrix: w[i][j] = 2 × wins of i over j + ties of i and j. */
-interface Compiled {
+export interface BattleWeights {
 	models: string[];
 	w: Float64Array;
 }
 
-function check(b: Battle): void {
+/** Refuses a battle with an unknown winner label or of a model against itself (RangeError). */
+export function checkBattle(b: Battle): void {
 	if (!BATTLE_WINNERS.includes(b.winner))
 		throw new RangeError(`unknown winner label "${b.winner}" (question ${b.question})`);
 	if (b.modelA === b.modelB)
 		throw new RangeError(`a battle of ${b.modelA} against itself (question ${b.question})`);
 }
 
-function compile(battles: Battle[], models: string[]): Compiled {
+/** The weight matrix of battles over `models` (which must name every model of the battles). */
+export function battleWeights(battles: Battle[], models: string[]): BattleWeights {
 	const index = new Map(models.map((m, i) => [m, i]));
 	const k = models.length;
 	const w = new Float64Array(k * k);
@@ -65,7 +67,11 @@ function compile(battles: Battle[], models: string[]): Compiled {
  * (among the models left) never lost, or never won, any share of a comparison. What remains has a
  * finite fit only if its comparisons connect every model both ways; `connected` says whether.
  */
-function unbounded(c: Compiled): { out: Map<number, string>; connected: boolean; left: number[] } {
+function unbounded(c: BattleWeights): {
+	out: Map<number, string>;
+	connected: boolean;
+	left: number[];
+} {
 	const k = c.models.length;
 	let left = [...Array(k).keys()];
 	const out = new Map<number, string>();
@@ -116,7 +122,7 @@ function unbounded(c: Compiled): { out: Map<number, string>; connected: boolean;
  * (strongly connected, so the maximum is finite and unique up to a common shift, fixed by β = 0
  * for the last model). Returns the log10-strengths β, centred to mean 0.
  */
-function fit(c: Compiled, left: number[]): Float64Array {
+function fit(c: BattleWeights, left: number[]): Float64Array {
 	const k = c.models.length;
 	const n = left.length;
 	const beta = new Float64Array(n);
@@ -182,7 +188,7 @@ function fit(c: Compiled, left: number[]): Float64Array {
 }
 
 /** Solves the symmetric positive-definite system H s = g (Gaussian elimination with pivoting). */
-function solve(h: Float64Array, g: Float64Array, m: number): Float64Array {
+export function solve(h: Float64Array, g: Float64Array, m: number): Float64Array {
 	const a = h.slice();
 	const b = g.slice();
 	for (let col = 0; col < m; col++) {
@@ -216,15 +222,22 @@ function solve(h: Float64Array, g: Float64Array, m: number): Float64Array {
 	return s;
 }
 
-/** Ratings of compiled battles: finite ones centred at BT_INIT, the others with their reason. */
-function ratingsOf(c: Compiled): Record<string, Stat> {
+/**
+ * The models of a weight matrix that have no finite rating, each with its reason, and the models
+ * (indices) left to fit, or null when no finite fit exists. Shared with the style-controlled fit,
+ * whose ratings are finite under the same conditions.
+ */
+export function unratedModels(c: BattleWeights): {
+	ratings: Record<string, Stat>;
+	left: number[] | null;
+} {
 	const { out, connected, left } = unbounded(c);
 	const ratings: Record<string, Stat> = {};
 	for (const [i, reason] of out) ratings[c.models[i]] = undefinedStat(reason);
 	const fitted = new Set(left);
 	for (const [i, m] of c.models.entries())
 		if (!out.has(i) && !fitted.has(i)) ratings[m] = undefinedStat(`${m} took part in no battle`);
-	if (!left.length) return ratings;
+	if (!left.length) return { ratings, left: null };
 	if (!connected || left.length < 2) {
 		for (const i of left)
 			ratings[c.models[i]] = undefinedStat(
@@ -232,8 +245,15 @@ function ratingsOf(c: Compiled): Record<string, Stat> {
 					? 'a rating needs battles between at least two models that each won and lost a share'
 					: 'the battles split the models into groups that never won a share against each other both ways: no finite maximum-likelihood ratings'
 			);
-		return ratings;
+		return { ratings, left: null };
 	}
+	return { ratings, left };
+}
+
+/** Ratings of compiled battles: finite ones centred at BT_INIT, the others with their reason. */
+function ratingsOf(c: BattleWeights): Record<string, Stat> {
+	const { ratings, left } = unratedModels(c);
+	if (!left) return ratings;
 	const beta = fit(c, left);
 	left.forEach((i, x) => (ratings[c.models[i]] = defined(BT_SCALE * beta[x] + BT_INIT)));
 	return ratings;
@@ -247,9 +267,9 @@ function ratingsOf(c: Compiled): Record<string, Stat> {
  * unknown winner label is an error (RangeError).
  */
 export function bradleyTerry(battles: Battle[]): BtRatings {
-	for (const b of battles) check(b);
+	for (const b of battles) checkBattle(b);
 	const models = [...new Set(battles.flatMap((b) => [b.modelA, b.modelB]))].sort();
-	return { models, battles: battles.length, ratings: ratingsOf(compile(battles, models)) };
+	return { models, battles: battles.length, ratings: ratingsOf(battleWeights(battles, models)) };
 }
 
 /** A model's rating with its interval and the range of ranks the intervals allow. */
@@ -275,17 +295,47 @@ export function btLeaderboard(
 ): { rows: BtLeaderboardRow[]; battles: number; questions: number } {
 	const level = checkBootstrapOptions(opts);
 	const base = bradleyTerry(battles);
-	const byQuestion = new Map<string, Battle[]>();
-	for (const b of battles) byQuestion.set(b.question, [...(byQuestion.get(b.question) ?? []), b]);
-	const questions = [...byQuestion.values()];
+	const k = base.models.length;
+	const index = new Map(base.models.map((m, i) => [m, i]));
+	// Each question's battles compiled once into a sparse list of weight-matrix cells (cell, weight):
+	// a resample counts how often each question was drawn and adds count × weight per cell. The
+	// weights are small whole numbers, so the sums are exact in any order: the same matrix, and the
+	// same ratings, as compiling the drawn battles one by one.
+	const cellsOf = new Map<string, Map<number, number>>();
+	for (const b of battles) {
+		let cells = cellsOf.get(b.question);
+		if (!cells) cellsOf.set(b.question, (cells = new Map()));
+		const a = index.get(b.modelA)!;
+		const c = index.get(b.modelB)!;
+		const add = (cell: number, w: number) => cells.set(cell, (cells.get(cell) ?? 0) + w);
+		if (b.winner === 'model_a') add(a * k + c, 2);
+		else if (b.winner === 'model_b') add(c * k + a, 2);
+		else {
+			add(a * k + c, 1);
+			add(c * k + a, 1);
+		}
+	}
+	const questions = [...cellsOf.values()].map((cells) => ({
+		cells: Int32Array.from(cells.keys()),
+		weights: Float64Array.from(cells.values())
+	}));
 	const samples = new Map(base.models.map((m) => [m, new Float64Array(opts.resamples)]));
 	const valid = new Map(base.models.map((m) => [m, 0]));
 	const random = seededRandom(opts.seed);
 	const q = questions.length;
+	const drawn = new Float64Array(q);
+	const w = new Float64Array(k * k);
 	for (let r = 0; r < opts.resamples && q > 0; r++) {
-		const drawn: Battle[] = [];
-		for (let i = 0; i < q; i++) drawn.push(...questions[Math.floor(random() * q)]);
-		const ratings = ratingsOf(compile(drawn, base.models));
+		drawn.fill(0);
+		for (let i = 0; i < q; i++) drawn[Math.floor(random() * q)]++;
+		w.fill(0);
+		for (let i = 0; i < q; i++) {
+			const times = drawn[i];
+			if (times === 0) continue;
+			const { cells, weights } = questions[i];
+			for (let j = 0; j < cells.length; j++) w[cells[j]] += times * weights[j];
+		}
+		const ratings = ratingsOf({ models: base.models, w: w.slice() });
 		for (const m of base.models) {
 			const v = ratings[m]?.value;
 			if (v !== null && v !== undefined && Number.isFinite(v))
