@@ -1,3 +1,6 @@
+CREATE TYPE "public"."pairing" AS ENUM('all', 'balanced');--> statement-breakpoint
+CREATE TYPE "public"."preference_outcome" AS ENUM('left', 'right', 'tie_good', 'tie_bad');--> statement-breakpoint
+CREATE TYPE "public"."preference_strength" AS ENUM('slightly', 'clearly');--> statement-breakpoint
 ALTER TYPE "public"."study_design" ADD VALUE 'pairwise';--> statement-breakpoint
 CREATE TABLE "study_physician_side" (
 	"study_id" integer NOT NULL,
@@ -22,26 +25,24 @@ CREATE TABLE "pairwise_judgement" (
 	"idempotency_key" text NOT NULL,
 	"left_candidate_id" integer NOT NULL,
 	"right_candidate_id" integer NOT NULL,
-	"outcome" text NOT NULL,
-	"strength" text,
+	"outcome" "preference_outcome" NOT NULL,
+	"strength" "preference_strength",
 	"reason" text,
 	"time_on_task_ms" integer,
 	"submitted_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "pairwise_judgement_assignmentId_unique" UNIQUE("assignment_id"),
 	CONSTRAINT "pairwise_judgement_idempotencyKey_unique" UNIQUE("idempotency_key"),
-	CONSTRAINT "outcome_value" CHECK ("pairwise_judgement"."outcome" in ('left', 'right', 'tie_good', 'tie_bad')),
-	CONSTRAINT "strength_value" CHECK ("pairwise_judgement"."strength" is null or ("pairwise_judgement"."strength" in ('slightly', 'clearly') and "pairwise_judgement"."outcome" in ('left', 'right'))),
+	CONSTRAINT "strength_side" CHECK ("pairwise_judgement"."strength" is null or "pairwise_judgement"."outcome" in ('left', 'right')),
 	CONSTRAINT "two_sides" CHECK ("pairwise_judgement"."left_candidate_id" <> "pairwise_judgement"."right_candidate_id")
 );
 --> statement-breakpoint
 CREATE TABLE "pairwise_study" (
 	"study_id" integer PRIMARY KEY NOT NULL,
-	"pairing" text DEFAULT 'all' NOT NULL,
+	"pairing" "pairing" DEFAULT 'all' NOT NULL,
 	"pairs_per_question" integer,
 	"seed" text NOT NULL,
 	"rubric_id" integer,
 	"rubric_version_id" integer,
-	CONSTRAINT "pairing_value" CHECK ("pairwise_study"."pairing" in ('all', 'balanced')),
 	CONSTRAINT "pairs_given" CHECK (("pairwise_study"."pairing" = 'all') = ("pairwise_study"."pairs_per_question" is null) and coalesce("pairwise_study"."pairs_per_question", 1) > 0)
 );
 --> statement-breakpoint

@@ -228,7 +228,8 @@ describe('architecture', () => {
 			t.startsWith('src/lib/components');
 		// A study design's tables live in its folder (`domain/studies/designs/<design>/schema.ts`):
 		// part of the data layer, which gathers them in db/schema; such a file imports only the
-		// data layer and plain schemas.
+		// data layer (another design's tables included, e.g. the rubric a pairwise study asks
+		// about) and plain schemas.
 		const designSchema = (t: string) =>
 			/^src\/lib\/server\/domain\/[^/]+\/designs\/[^/]+\/schema\.ts$/.test(t);
 		expect(
@@ -245,6 +246,7 @@ describe('architecture', () => {
 					(d) =>
 						d.target !== null &&
 						!d.target.startsWith('src/lib/server/db/') &&
+						!designSchema(d.target) &&
 						!d.target.startsWith('src/lib/schemas/')
 				)
 				.map((d) => `${d.from} → ${d.spec}`)

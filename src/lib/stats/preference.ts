@@ -11,13 +11,8 @@ import { defined, undefinedStat, type Rating, type Stat } from './types';
 
 export { styleControlledBt, type LengthBattle, type StyleControlledBt } from './style-control';
 
-export type PreferenceOutcome = 'left' | 'right' | 'tie_good' | 'tie_bad';
-export const PREFERENCE_OUTCOMES: readonly PreferenceOutcome[] = [
-	'left',
-	'right',
-	'tie_good',
-	'tie_bad'
-];
+import { PREFERENCE_OUTCOMES, type PreferenceOutcome } from '../constants';
+export { PREFERENCE_OUTCOMES, type PreferenceOutcome };
 
 /** One physician's judgement of two answers; left/right name the models as shown. */
 export interface PreferenceRow {

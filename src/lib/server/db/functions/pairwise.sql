@@ -69,7 +69,8 @@ BEGIN
 		END IF;
 		INSERT INTO pairwise_judgement (assignment_id, rater_id, idempotency_key, left_candidate_id,
 			right_candidate_id, outcome, strength, reason, time_on_task_ms, submitted_at)
-		VALUES (v_a.id, p_rater, p_key, v_left, v_right, p_outcome, p_strength, nullif(p_reason, ''),
+		VALUES (v_a.id, p_rater, p_key, v_left, v_right, p_outcome::preference_outcome,
+			p_strength::preference_strength, nullif(p_reason, ''),
 			p_time_ms, p_now)
 		RETURNING id INTO v_judgement;
 		INSERT INTO pairwise_aspect_preference (judgement_id, aspect, outcome)

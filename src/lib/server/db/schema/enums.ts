@@ -2,6 +2,9 @@
 // reads this file without the $lib alias).
 import { pgEnum } from 'drizzle-orm/pg-core';
 import {
+	PAIRINGS,
+	PREFERENCE_OUTCOMES,
+	PREFERENCE_STRENGTHS,
 	QA_TYPES,
 	ROLES,
 	IMPORT_KINDS,
@@ -37,6 +40,9 @@ export const disputeCategory = pgEnum('dispute_category', DISPUTE_CATEGORIES);
 export const disputeStatus = pgEnum('dispute_status', DISPUTE_STATUSES);
 export const studyState = pgEnum('study_state', STUDY_STATES);
 export const studyDesign = pgEnum('study_design', STUDY_DESIGNS);
+export const pairing = pgEnum('pairing', PAIRINGS);
+export const preferenceOutcome = pgEnum('preference_outcome', PREFERENCE_OUTCOMES);
+export const preferenceStrength = pgEnum('preference_strength', PREFERENCE_STRENGTHS);
 export const assignmentState = pgEnum('assignment_state', ASSIGNMENT_STATES);
 export const tag = pgEnum('tag', TAGS);
 export const errorType = pgEnum('error_type', ERROR_TYPES);

@@ -85,5 +85,10 @@ export {
 	type AspectOutcome,
 	type PairwiseForm,
 	type Preference,
-	type PreferenceStored
+	type PreferenceStored,
+	PAIRWISE_BOOTSTRAP,
+	pairwiseReport,
+	preferenceRows,
+	type PairwiseReport
 } from './designs/pairwise';
+export { compareLeaderboards, type ComparedLeaderboard } from './battles';

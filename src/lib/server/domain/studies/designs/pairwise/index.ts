@@ -15,3 +15,12 @@ export {
 	type PreferenceStored
 } from './submit';
 export { studyPairing } from './design';
+export {
+	PAIRWISE_BOOTSTRAP,
+	judgesVersusPhysicians,
+	pairwiseReport,
+	preferenceRows,
+	type JudgeVersusPhysicians,
+	type PairwiseReport,
+	type StoredPreference
+} from './statistics';

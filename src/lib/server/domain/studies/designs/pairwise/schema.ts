@@ -6,7 +6,7 @@ import { check, index, integer, pgTable, primaryKey, text, timestamp } from 'dri
 import { assignment, candidate, study } from '../../../../db/schema/study';
 import { user } from '../../../../db/schema/user';
 import { rubric, rubricVersion } from '../rubric/schema';
-import type { Pairing, PreferenceOutcome, PreferenceStrength } from '../../../../../constants';
+import { pairing, preferenceOutcome, preferenceStrength } from '../../../../db/schema/enums';
 
 /**
  * A pairwise study's pairing: every pair of answers per question, or `pairsPerQuestion` pairs per
@@ -19,14 +19,13 @@ export const pairwiseStudy = pgTable(
 		studyId: integer()
 			.primaryKey()
 			.references(() => study.id),
-		pairing: text().$type<Pairing>().notNull().default('all'),
+		pairing: pairing().notNull().default('all'),
 		pairsPerQuestion: integer(),
 		seed: text().notNull(),
 		rubricId: integer().references(() => rubric.id),
 		rubricVersionId: integer().references(() => rubricVersion.id)
 	},
 	(t) => [
-		check('pairing_value', sql`${t.pairing} in ('all', 'balanced')`),
 		check(
 			'pairs_given',
 			sql`(${t.pairing} = 'all') = (${t.pairsPerQuestion} is null) and coalesce(${t.pairsPerQuestion}, 1) > 0`
@@ -57,9 +56,9 @@ export const pairwiseJudgement = pgTable(
 		rightCandidateId: integer()
 			.notNull()
 			.references(() => candidate.id),
-		outcome: text().$type<PreferenceOutcome>().notNull(),
+		outcome: preferenceOutcome().notNull(),
 		/** How much better the preferred answer is; null for a tie or when not given. */
-		strength: text().$type<PreferenceStrength>(),
+		strength: preferenceStrength(),
 		reason: text(),
 		timeOnTaskMs: integer(),
 		submittedAt: timestamp({ withTimezone: true }).notNull().defaultNow()
@@ -67,11 +66,8 @@ export const pairwiseJudgement = pgTable(
 	(t) => [
 		index().on(t.leftCandidateId),
 		index().on(t.rightCandidateId),
-		check('outcome_value', sql`${t.outcome} in ('left', 'right', 'tie_good', 'tie_bad')`),
-		check(
-			'strength_value',
-			sql`${t.strength} is null or (${t.strength} in ('slightly', 'clearly') and ${t.outcome} in ('left', 'right'))`
-		),
+		// A strength only with a preferred side, never with a tie.
+		check('strength_side', sql`${t.strength} is null or ${t.outcome} in ('left', 'right')`),
 		check('two_sides', sql`${t.leftCandidateId} <> ${t.rightCandidateId}`)
 	]
 );

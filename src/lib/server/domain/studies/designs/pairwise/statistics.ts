@@ -3,15 +3,35 @@
 // Bradley–Terry leaderboard with intervals (plain and length-controlled), the win / tie / loss
 // matrix, position and verbosity bias, agreement between physicians, the judges against them, and
 // the leaderboards the same questions got in other studies.
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../../../db/client';
-import { assignment, candidate, model, studyQuestion, user } from '../../../../db/schema';
-import type { Battle } from '../../../../../stats/bradley-terry';
-import { preferenceBattles, type PreferenceRow } from '../../../../../stats/preference';
+import {
+	assignment,
+	candidate,
+	judge,
+	judgePreference,
+	model,
+	studyQuestion,
+	user
+} from '../../../../db/schema';
+import { btLeaderboard, type Battle } from '../../../../../stats/bradley-terry';
+import {
+	canonicalOutcome,
+	positionBias,
+	preferenceAgreement,
+	preferenceBattles,
+	verbosityBias,
+	winMatrix,
+	type PreferenceRow
+} from '../../../../../stats/preference';
+import { cohenKappa } from '../../../../../stats/ratings';
+import { styleControlledBt, type LengthBattle } from '../../../../../stats/style-control';
+import { defined, undefinedStat, type Rating, type Stat } from '../../../../../stats/types';
 import type { LabelledBattles } from '../plug';
 import { questionKeySql } from '../../question-key';
 import { pairwiseAspectPreference, pairwiseJudgement } from './schema';
+import { pairwiseForm } from './submit';
 
 const leftAnswer = alias(candidate, 'left_answer');
 const rightAnswer = alias(candidate, 'right_answer');
@@ -106,3 +126,179 @@ export async function pairwiseStudyBattles(db: Db, studyId: number): Promise<Lab
 		...aspects.map((a) => ({ label: `Aspect ${a} preferences`, battles: aspectBattles(rows, a) }))
 	];
 }
+
+/** Resamples of the report's bootstrap intervals, and their seed (fixed: a report repeats). */
+export const PAIRWISE_BOOTSTRAP = { resamples: 1000, seed: 'pairwise-report' };
+
+/** The most resamples the length-controlled leaderboard's intervals take (see pairwiseReport). */
+export const STYLE_RESAMPLES = 200;
+
+/** What one judge said about the pairs the physicians judged, against them. */
+export interface JudgeVersusPhysicians {
+	judge: string;
+	/** Pairs (question, two models) both the judge and at least one physician judged. */
+	pairs: number;
+	/** Share of physician judgements (three-way outcome, by model) the judge agrees with. */
+	agreement: Stat;
+	/** Pairs with a physicians' majority (three-way), and the share where the judge matches it. */
+	majorityPairs: number;
+	majorityAgreement: Stat;
+	/** Cohen's kappa between the judge and the physicians' majority (three-way). */
+	kappa: Stat;
+}
+
+/**
+ * Each imported judge's overall preferences against the physicians' on the same pairs, the
+ * outcome coded by model (first / second in name order / tie), never by side.
+ */
+export async function judgesVersusPhysicians(
+	db: Db,
+	studyId: number,
+	rows: StoredPreference[]
+): Promise<JudgeVersusPhysicians[]> {
+	const answerA = alias(candidate, 'answer_a');
+	const answerB = alias(candidate, 'answer_b');
+	const modelA = alias(model, 'model_a');
+	const modelB = alias(model, 'model_b');
+	const prefs = await db
+		.select({
+			judge: judge.name,
+			question: questionKeySql(),
+			aReference: answerA.isReference,
+			aModel: modelA.name,
+			bReference: answerB.isReference,
+			bModel: modelB.name,
+			preferred: judgePreference.preferred
+		})
+		.from(judgePreference)
+		.innerJoin(judge, eq(judge.id, judgePreference.judgeId))
+		.innerJoin(answerA, eq(answerA.id, judgePreference.candidateAId))
+		.innerJoin(answerB, eq(answerB.id, judgePreference.candidateBId))
+		.innerJoin(studyQuestion, eq(studyQuestion.id, answerA.studyQuestionId))
+		.leftJoin(modelA, eq(modelA.id, answerA.modelId))
+		.leftJoin(modelB, eq(modelB.id, answerB.modelId))
+		.where(and(eq(judge.studyId, studyId), eq(judgePreference.criterion, 'overall')));
+	const pairKey = (q: string, x: string, y: string) => JSON.stringify([q, ...[x, y].sort()]);
+	const physicians = new Map<string, string[]>();
+	for (const r of rows) {
+		const k = pairKey(r.question, r.left, r.right);
+		physicians.set(k, [...(physicians.get(k) ?? []), canonicalOutcome(r)]);
+	}
+	const majority = (outcomes: string[]) => {
+		const counts = new Map<string, number>();
+		for (const o of outcomes) counts.set(o, (counts.get(o) ?? 0) + 1);
+		const best = Math.max(...counts.values());
+		const top = [...counts].filter(([, n]) => n === best);
+		return top.length === 1 ? top[0][0] : null;
+	};
+	const byJudge = new Map<string, { key: string; outcome: string }[]>();
+	for (const p of prefs) {
+		const a = p.aReference ? 'reference' : (p.aModel ?? 'unknown');
+		const b = p.bReference ? 'reference' : (p.bModel ?? 'unknown');
+		const outcome =
+			p.preferred === 'tie'
+				? 'tie'
+				: canonicalOutcome({
+						question: p.question,
+						rater: p.judge,
+						left: a,
+						right: b,
+						outcome: p.preferred === 'A' ? 'left' : 'right'
+					});
+		byJudge.set(p.judge, [
+			...(byJudge.get(p.judge) ?? []),
+			{ key: pairKey(p.question, a, b), outcome }
+		]);
+	}
+	return [...byJudge]
+		.sort(([x], [y]) => x.localeCompare(y))
+		.map(([name, list]) => {
+			let agree = 0;
+			let judged = 0;
+			let pairs = 0;
+			const ratings: Rating[] = [];
+			let majorityHits = 0;
+			for (const { key, outcome } of list) {
+				const theirs = physicians.get(key);
+				if (!theirs) continue;
+				pairs++;
+				judged += theirs.length;
+				agree += theirs.filter((o) => o === outcome).length;
+				const m = majority(theirs);
+				if (m !== null) {
+					ratings.push({ unit: key, rater: 'judge', value: outcome });
+					ratings.push({ unit: key, rater: 'physicians', value: m });
+					if (m === outcome) majorityHits++;
+				}
+			}
+			const majorityPairs = ratings.length / 2;
+			return {
+				judge: name,
+				pairs,
+				agreement: judged
+					? defined(agree / judged)
+					: undefinedStat('no pair the judge judged was judged by a physician'),
+				majorityPairs,
+				majorityAgreement: majorityPairs
+					? defined(majorityHits / majorityPairs)
+					: undefinedStat('no pair has a physicians’ majority'),
+				kappa: majorityPairs
+					? cohenKappa(ratings)
+					: undefinedStat('no pair has a physicians’ majority')
+			};
+		});
+}
+
+/**
+ * The pairwise report of a study: null when it is not a pairwise study. Leaderboards plain and
+ * length-controlled with bootstrap intervals over questions, the win / tie / loss matrix, position
+ * and verbosity bias, agreement between physicians on each pair, each aspect's leaderboard, the
+ * judges against the physicians. (The leaderboards of the same questions in other studies are
+ * `compareLeaderboards`, ../../battles.ts.)
+ */
+export async function pairwiseReport(
+	db: Db,
+	studyId: number,
+	options: { resamples: number; seed: string } = PAIRWISE_BOOTSTRAP
+) {
+	const form = await pairwiseForm(db, studyId);
+	if (!form) return null;
+	const rows = await preferenceRows(db, studyId);
+	const battles = preferenceBattles(rows);
+	const lengthBattles: LengthBattle[] = battles.map((b, i) => ({
+		...b,
+		lengthA: rows[i].leftLength!,
+		lengthB: rows[i].rightLength!
+	}));
+	return {
+		judgements: rows.length,
+		physicians: new Set(rows.map((r) => r.rater)).size,
+		questions: new Set(rows.map((r) => r.question)).size,
+		outcomes: {
+			left: rows.filter((r) => r.outcome === 'left').length,
+			right: rows.filter((r) => r.outcome === 'right').length,
+			tieGood: rows.filter((r) => r.outcome === 'tie_good').length,
+			tieBad: rows.filter((r) => r.outcome === 'tie_bad').length
+		},
+		leaderboard: btLeaderboard(battles, options),
+		// Each resample of the length-controlled fit is a full logistic regression (about 30 ms on
+		// 140,000 battles), so its intervals take at most STYLE_RESAMPLES resamples.
+		styleControlled: rows.length
+			? styleControlledBt(lengthBattles, {
+					...options,
+					resamples: Math.min(options.resamples, STYLE_RESAMPLES)
+				})
+			: null,
+		matrix: winMatrix(battles),
+		positionBias: positionBias(rows),
+		verbosityBias: verbosityBias(rows),
+		agreement: preferenceAgreement(rows),
+		aspects: form.aspects.map((a) => ({
+			...a,
+			leaderboard: btLeaderboard(aspectBattles(rows, a.code), options)
+		})),
+		judges: await judgesVersusPhysicians(db, studyId, rows),
+		bootstrap: options
+	};
+}
+export type PairwiseReport = NonNullable<Awaited<ReturnType<typeof pairwiseReport>>>;
