@@ -2,13 +2,26 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { statsCache } from '../../db/schema';
 import {
+	compareLeaderboards,
 	frozenRubric,
+	PAIRWISE_BOOTSTRAP,
+	pairwiseForm,
+	pairwiseReport,
 	REPORT_BOOTSTRAP,
 	rubricReport,
 	studyJudgeInput,
+	type ComparedLeaderboard,
+	type PairwiseReport,
 	type RubricReport
 } from '../studies';
-import { rubricFingerprint, studyFingerprint, studyRuns, verificationFingerprint } from './extract';
+import {
+	leaderboardFingerprint,
+	pairwiseFingerprint,
+	rubricFingerprint,
+	studyFingerprint,
+	studyRuns,
+	verificationFingerprint
+} from './extract';
 import { studyAgreement, type StudyAgreement, type StudyOptions } from './study';
 import {
 	verificationAgreement,
@@ -25,7 +38,7 @@ export interface Cached<T> {
 
 async function cached<T>(
 	db: Db,
-	kind: 'verification' | 'study' | 'rubric',
+	kind: 'verification' | 'study' | 'rubric' | 'pairwise' | 'leaderboards',
 	subjectId: number,
 	options: string,
 	fingerprint: string,
@@ -110,5 +123,50 @@ export async function cachedRubricReport(
 		`resamples=${boot.resamples};seed=${boot.seed}`,
 		await rubricFingerprint(db, studyId),
 		async () => (await rubricReport(db, studyId, await studyJudgeInput(db, studyId), boot))!
+	);
+}
+
+const bootOf = (opts: AgreementOptions, fallback: { resamples: number; seed: string }) =>
+	opts.resamples >= 1 ? { resamples: opts.resamples, seed: opts.seed } : fallback;
+
+/**
+ * The pairwise report of a pairwise study (null when it has not opened), recomputed only when a
+ * preference is submitted or the judges' preferences change.
+ */
+export async function cachedPairwiseReport(
+	db: Db,
+	studyId: number,
+	opts: AgreementOptions
+): Promise<Cached<PairwiseReport> | null> {
+	if (!(await pairwiseForm(db, studyId))) return null;
+	const boot = bootOf(opts, PAIRWISE_BOOTSTRAP);
+	return cached(
+		db,
+		'pairwise',
+		studyId,
+		`resamples=${boot.resamples};seed=${boot.seed}`,
+		await pairwiseFingerprint(db, studyId),
+		async () => (await pairwiseReport(db, studyId, boot))!
+	);
+}
+
+/**
+ * The Bradley–Terry leaderboards of a study (any design that gives battles) and of the other
+ * studies sharing its questions, on the shared questions: recomputed when any study's judgements
+ * change.
+ */
+export async function cachedLeaderboards(
+	db: Db,
+	studyId: number,
+	opts: AgreementOptions
+): Promise<Cached<{ own: ComparedLeaderboard[]; others: ComparedLeaderboard[] }>> {
+	const boot = bootOf(opts, PAIRWISE_BOOTSTRAP);
+	return cached(
+		db,
+		'leaderboards',
+		studyId,
+		`resamples=${boot.resamples};seed=${boot.seed}`,
+		await leaderboardFingerprint(db),
+		() => compareLeaderboards(db, studyId, boot)
 	);
 }

@@ -2,7 +2,13 @@ import { desc, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { assignment, dataset, study, studyQuestion } from '../../db/schema';
-import { cachedRubricReport, cachedStudyAgreement, cachedVerificationAgreement } from './cache';
+import {
+	cachedLeaderboards,
+	cachedPairwiseReport,
+	cachedRubricReport,
+	cachedStudyAgreement,
+	cachedVerificationAgreement
+} from './cache';
 import { studyRuns } from './extract';
 
 /** Default bootstrap resamples and seed: fixed, so the same data give the same intervals. */
@@ -99,7 +105,9 @@ export async function dashboardChoices(db: Db, studyId: number | undefined) {
 /**
  * Everything the dashboard shows for a query: the choices, and the cached verification and study
  * reports of the chosen (or first) dataset and study — for a rubric study its rubric report
- * (`rubric`) in place of the ranking report (`study` null).
+ * (`rubric`) in place of the ranking report (`study` null), for a pairwise study its pairwise report
+ * (`pairwise`), and for any design the Bradley–Terry leaderboards its questions got in it and in
+ * other studies (`leaderboards`).
  */
 export async function dashboardReports(db: Db, query: DashboardQuery) {
 	const { chosen, pick, ...choices } = await dashboardChoices(db, query.study);
@@ -110,16 +118,26 @@ export async function dashboardReports(db: Db, query: DashboardQuery) {
 		id !== null && list.some((x) => x.id === id) ? id : null;
 	const ds = known(choices.datasets, datasetId);
 	const st = known(choices.studies, studyId);
-	const rubric = choices.studies.find((s) => s.id === st)?.design === 'rubric';
+	const design = choices.studies.find((s) => s.id === st)?.design ?? null;
+	const rubric = design === 'rubric';
+	const pairwise = design === 'pairwise';
 	const runId = query.run && choices.runs.some((r) => r.id === query.run) ? query.run : null;
 	return {
 		choices,
 		query: { ...query, dataset: ds, study: st, run: runId },
 		studyPick: pick,
 		verification: ds === null ? null : await cachedVerificationAgreement(db, ds, opts),
-		study: st === null || rubric ? null : await cachedStudyAgreement(db, st, { ...opts, runId }),
+		study:
+			st === null || design !== 'ranking'
+				? null
+				: await cachedStudyAgreement(db, st, { ...opts, runId }),
 		rubric: st !== null && rubric ? await cachedRubricReport(db, st, opts) : null,
 		/** The shown study is a rubric study (its report is null until it opens). */
-		rubricStudy: rubric
+		rubricStudy: rubric,
+		pairwise: st !== null && pairwise ? await cachedPairwiseReport(db, st, opts) : null,
+		/** The shown study is a pairwise study (its report is null until it opens). */
+		pairwiseStudy: pairwise,
+		/** Bradley–Terry leaderboards of the study and of the studies sharing its questions. */
+		leaderboards: st === null ? null : await cachedLeaderboards(db, st, opts)
 	};
 }

@@ -210,3 +210,33 @@ export async function rubricFingerprint(db: Db, studyId: number): Promise<string
 	const [row] = rowsOf<Record<string, string>>(result);
 	return `sheets ${row.sheets}; judge scores ${row.judge_scores}; preferences ${row.preferences}; run scores ${row.run_scores}`;
 }
+
+/** What a pairwise report depends on: the study's preferences and its judges' preferences. */
+export async function pairwiseFingerprint(db: Db, studyId: number): Promise<string> {
+	const result = await db.execute(sql`
+		select
+			(select count(*) || ':' || coalesce(max(j.id), 0) from pairwise_judgement j
+				join assignment a on a.id = j.assignment_id
+				join study_question q on q.id = a.study_question_id
+				where q.study_id = ${studyId}) as judgements,
+			(select count(*) || ':' || coalesce(sum(case p.preferred when 'A' then 1 when 'B' then 2
+				else 4 end), 0) || ':' || coalesce(max(g.id), 0) from judge_preference p
+				join judge g on g.id = p.judge_id where g.study_id = ${studyId}) as preferences`);
+	const [row] = rowsOf<Record<string, string>>(result);
+	return `judgements ${row.judgements}; judge preferences ${row.preferences}`;
+}
+
+/**
+ * What the compared leaderboards depend on: every study's judgements of every design (a judgement
+ * is never changed, only added, so counts and newest ids tell every change) and the studies.
+ */
+export async function leaderboardFingerprint(db: Db): Promise<string> {
+	const result = await db.execute(sql`
+		select
+			(select count(*) || ':' || coalesce(max(id), 0) from ranking) as rankings,
+			(select count(*) || ':' || coalesce(max(id), 0) from rubric_judgement) as sheets,
+			(select count(*) || ':' || coalesce(max(id), 0) from pairwise_judgement) as preferences,
+			(select count(*) || ':' || coalesce(max(id), 0) from study) as studies`);
+	const [row] = rowsOf<Record<string, string>>(result);
+	return `rankings ${row.rankings}; sheets ${row.sheets}; preferences ${row.preferences}; studies ${row.studies}`;
+}

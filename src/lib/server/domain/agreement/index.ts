@@ -1,5 +1,11 @@
 // The agreement dashboard's reports: what the routes and the CLI may use (see README.md).
-export { cachedRubricReport, cachedStudyAgreement, cachedVerificationAgreement } from './cache';
+export {
+	cachedLeaderboards,
+	cachedPairwiseReport,
+	cachedRubricReport,
+	cachedStudyAgreement,
+	cachedVerificationAgreement
+} from './cache';
 export { dashboardReports, readDashboardQuery } from './dashboard';
 export {
 	agreementBundle,

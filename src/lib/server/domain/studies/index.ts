@@ -88,6 +88,7 @@ export {
 	type PreferenceStored,
 	PAIRWISE_BOOTSTRAP,
 	pairwiseReport,
+	STYLE_RESAMPLES,
 	preferenceRows,
 	type PairwiseReport
 } from './designs/pairwise';

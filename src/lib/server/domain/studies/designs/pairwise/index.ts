@@ -17,6 +17,7 @@ export {
 export { studyPairing } from './design';
 export {
 	PAIRWISE_BOOTSTRAP,
+	STYLE_RESAMPLES,
 	judgesVersusPhysicians,
 	pairwiseReport,
 	preferenceRows,
