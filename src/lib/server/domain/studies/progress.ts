@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { DESIGNS } from './designs/registry';
 import { rowsOf } from '../../db/client';
 import {
 	ERROR_TYPES,
@@ -182,12 +183,13 @@ export async function studyProgress(db: Db, studyId: number, now = new Date()) {
 			select u.pseudonym as physician,
 				count(*) filter (where a.state = 'submitted')::int as submitted,
 				count(*) filter (where a.state = 'leased' and a.lease_expires_at > now())::int as leased,
-				(percentile_cont(0.5) within group (order by coalesce(r.time_on_task_ms, j.time_on_task_ms)) / 1000)::float8 as "medianSeconds"
+				(percentile_cont(0.5) within group (order by coalesce(r.time_on_task_ms, j.time_on_task_ms, p.time_on_task_ms)) / 1000)::float8 as "medianSeconds"
 			from assignment a
 			join study_question q on q.id = a.study_question_id
 			join "user" u on u.id = a.physician_id
 			left join ranking r on r.assignment_id = a.id
 			left join rubric_judgement j on j.assignment_id = a.id
+			left join pairwise_judgement p on p.assignment_id = a.id
 			where q.study_id = ${studyId}
 			group by u.pseudonym
 			order by submitted desc, u.pseudonym`)
@@ -202,7 +204,7 @@ export async function studyProgress(db: Db, studyId: number, now = new Date()) {
 			sql`select raters_per_question::int as k, state, design, opened_at as "openedAt" from study where id = ${studyId}`
 		)
 	);
-	const noun = k?.design === 'rubric' ? 'score sheet' : 'ranking';
+	const noun = DESIGNS[k?.design ?? 'ranking'].noun;
 	const since = new Date(now.getTime() - PACE_WINDOW_HOURS * HOUR).toISOString();
 	// The latest submissions of the window and, in the same query, how many the window holds.
 	const recent = rowsOf<{ at: string | Date; inWindow: number }>(

@@ -36,6 +36,8 @@ export interface StudyDesignPlug {
 	 * (`questionKey`), so designs can be compared on the same questions (../battles.ts).
 	 */
 	battles?(db: Db, studyId: number): Promise<LabelledBattles[]>;
+	/** What one judgement is called on progress pages (singular; plural adds an s). */
+	noun: string;
 	/** The rater's screen of an assignment. */
 	screenPath(publicId: string): string;
 }

@@ -65,6 +65,7 @@ export const pairwiseDesign: StudyDesignPlug = {
 		return { pairing: await studyPairing(db, studyId) };
 	},
 	battles: pairwiseStudyBattles,
+	noun: 'preference',
 	screenPath: (publicId) => `/rank/pairwise/${publicId}`
 };
 

@@ -5,5 +5,6 @@ import { rankingStudyBattles } from './battles';
 
 export const rankingDesign: StudyDesignPlug = {
 	battles: rankingStudyBattles,
+	noun: 'ranking',
 	screenPath: (publicId) => `/rank/q/${publicId}`
 };

@@ -44,6 +44,7 @@ export const rubricDesign: StudyDesignPlug = {
 		return { rubric: await studyRubric(db, studyId) };
 	},
 	battles: rubricStudyBattles,
+	noun: 'score sheet',
 	screenPath: (publicId) => `/rank/rubric/${publicId}`
 };
 
