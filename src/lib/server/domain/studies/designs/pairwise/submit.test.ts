@@ -1,6 +1,7 @@
 import { and, count, eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
+	assignment,
 	assignmentCandidate,
 	auditEvent,
 	candidate,
@@ -254,6 +255,33 @@ describeEachDb('pairwise studies', (h) => {
 
 	it('counterbalances sides: every model sits left in half its appearances ± one per physician', async () => {
 		const id = await study({ ratersPerQuestion: 2 });
+		await judgeAll(id, 48, 3 * 4);
+	});
+
+	it('keeps that balance with seven models and the reference (28 pairs a question)', async () => {
+		const set = await seedQuestionSet(h.db, {
+			questions: 4,
+			models: ['a', 'b', 'c', 'd', 'e', 'f', 'g'],
+			name: 'Eight answers'
+		});
+		const s = await createStudy(
+			h.db,
+			{
+				name: 'Twenty-eight pairs',
+				design: 'pairwise',
+				questionSetId: set.questionSetId,
+				selection: { types: [] },
+				modelIds: set.modelIds,
+				ratersPerQuestion: 2
+			},
+			organiser
+		);
+		await changeStudyState(h.db, s.id, 'open', organiser, { confirm: true });
+		await judgeAll(s.id, 4 * 28 * 2, 3 * 8);
+	});
+
+	/** Physicians take turns judging until nothing is left; checks each one's sides per model. */
+	async function judgeAll(id: number, judgements: number, raterModels: number) {
 		const done = new Map<string, number>();
 		let progress = true;
 		let key = 0;
@@ -267,14 +295,17 @@ describeEachDb('pairwise studies', (h) => {
 				done.set(p, (done.get(p) ?? 0) + 1);
 			}
 		}
-		expect([...done.values()].reduce((a, b) => a + b, 0)).toBe(48);
+		expect([...done.values()].reduce((a, b) => a + b, 0)).toBe(judgements);
 		const rows = await h.db
 			.select({
 				rater: pairwiseJudgement.raterId,
 				left: pairwiseJudgement.leftCandidateId,
 				right: pairwiseJudgement.rightCandidateId
 			})
-			.from(pairwiseJudgement);
+			.from(pairwiseJudgement)
+			.innerJoin(assignment, eq(assignment.id, pairwiseJudgement.assignmentId))
+			.innerJoin(studyQuestion, eq(studyQuestion.id, assignment.studyQuestionId))
+			.where(eq(studyQuestion.studyId, id));
 		const sourceOf = new Map(
 			(await h.db.select({ id: candidate.id, m: candidate.modelId }).from(candidate)).map((c) => [
 				c.id,
@@ -293,10 +324,10 @@ describeEachDb('pairwise studies', (h) => {
 				perRater.set(k, { left: v.left + isLeft, shown: v.shown + 1 });
 			}
 		}
-		expect(perRater.size).toBe(3 * 4);
+		expect(perRater.size).toBe(raterModels);
 		for (const v of perRater.values())
 			expect(Math.abs(v.left - v.shown / 2)).toBeLessThanOrEqual(1);
-	});
+	}
 
 	it('shows a pair to its second physician the other way round when their own counts are even', async () => {
 		for (let round = 0; round < 6; round++) {
