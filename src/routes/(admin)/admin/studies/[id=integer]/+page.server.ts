@@ -9,8 +9,10 @@ import {
 	getStudy,
 	importJudgeFile,
 	listJudges,
+	pairCount,
 	previewStudyAudit,
 	studyAudit,
+	studyPairing,
 	studyRubric,
 	type StudyBlindingAudit,
 	studyProgress
@@ -30,11 +32,19 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 		instructionsHtml: renderMarkdown(study.instructions),
 		progress: await studyProgress(db, study.id),
 		rubric: study.design === 'rubric' ? await studyRubric(db, study.id) : null,
+		pairwise: study.design === 'pairwise' ? await pairwiseDesign(study.id) : null,
 		// A draft has no candidates yet: its audit runs on request (the `audit` action).
 		blinding: study.state === 'draft' ? null : view(await studyAudit(db, study.id)),
 		judges: await listJudges(db, study.id)
 	};
 };
+
+/** A pairwise study's pairing with the number of pairs it holds (0 until it first opens). */
+async function pairwiseDesign(studyId: number) {
+	const db = getDb();
+	const pairing = await studyPairing(db, studyId);
+	return pairing && { ...pairing, pairs: await pairCount(db, studyId) };
+}
 
 const view = (a: StudyBlindingAudit) => auditView(a.shown, a.raw, a.attacks);
 
