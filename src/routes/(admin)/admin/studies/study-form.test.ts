@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { zodFieldErrors } from '$lib/server/forms';
-import { pairsOf, studyFormMessage, studyFormSchema } from './study-form';
+import { pairsOf } from './pairing';
+import { studyFormMessage, studyFormSchema } from './study-form';
 
 const base = { name: 'Pairs', modelIds: ['1', '2'], ratersPerQuestion: '2' };
 

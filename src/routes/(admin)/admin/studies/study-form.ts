@@ -9,6 +9,7 @@ import {
 } from '$lib/constants';
 import type { StudyInput } from '$lib/server/domain/studies';
 import { field } from '$lib/server/forms';
+import { MAX_PAIR_SEED, MAX_PAIRS_PER_QUESTION } from './pairing';
 
 const optionalId = z.preprocess(
 	(v) => (v === '' || v === null ? undefined : v),
@@ -24,14 +25,6 @@ const showFields: Record<string, typeof showChoice> = Object.fromEntries(
 	QA_TYPES.map((t) => [showField(t), showChoice])
 );
 const withDefault = (value: string) => (v: unknown) => (v === undefined || v === '' ? value : v);
-
-/** Most pairs a question can have: every pair of 26 models and the reference, C(27, 2). */
-export const MAX_PAIRS_PER_QUESTION = 351;
-/** Longest pairing seed, in characters. */
-export const MAX_PAIR_SEED = 100;
-
-/** How many pairs `answers` answers of one question make: C(n, 2). */
-export const pairsOf = (answers: number) => (answers * (answers - 1)) / 2;
 
 /**
  * The create-study form as posted (checkboxes are present only when ticked), as domain input,
