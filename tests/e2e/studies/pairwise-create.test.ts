@@ -119,6 +119,7 @@ test('an organiser creates a balanced pairwise study, opens it and downloads its
 			.locator('.card')
 			.filter({ has: page.getByRole('heading', { name: 'Design' }) });
 		await expect(card).toContainText('6, each judged by k = 2 (12 judgements in all)');
+		await expect(card).toContainText('Questions: 3');
 		await expect(card).toContainText('version 1 (frozen when the study opened)');
 		await expectAccessible(page, 'Pairwise study, open');
 	});

@@ -96,6 +96,7 @@ export {
 	battlesCsv,
 	exportPairwiseJudgements,
 	pairCount,
+	pairedQuestionCount,
 	pairwiseJudgementsCsv,
 	type PairwiseExportRow
 } from './designs/pairwise';

@@ -10,6 +10,7 @@ import {
 	importJudgeFile,
 	listJudges,
 	pairCount,
+	pairedQuestionCount,
 	previewStudyAudit,
 	studyAudit,
 	studyPairing,
@@ -39,11 +40,16 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 	};
 };
 
-/** A pairwise study's pairing with the number of pairs it holds (0 until it first opens). */
+/** A pairwise study's pairing with its numbers of pairs and questions (0 until it first opens). */
 async function pairwiseDesign(studyId: number) {
 	const db = getDb();
 	const pairing = await studyPairing(db, studyId);
-	return pairing && { ...pairing, pairs: await pairCount(db, studyId) };
+	if (!pairing) return null;
+	const [pairs, questions] = await Promise.all([
+		pairCount(db, studyId),
+		pairedQuestionCount(db, studyId)
+	]);
+	return { ...pairing, pairs, questions };
 }
 
 const view = (a: StudyBlindingAudit) => auditView(a.shown, a.raw, a.attacks);

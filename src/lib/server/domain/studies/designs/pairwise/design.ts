@@ -194,3 +194,14 @@ export async function pairCount(db: Db | Tx, studyId: number): Promise<number> {
 		.where(and(eq(studyQuestion.studyId, studyId), gt(studyQuestion.unit, 0)));
 	return row?.n ?? 0;
 }
+
+/** How many questions a pairwise study's pairs come from (0 before it first opens). */
+export async function pairedQuestionCount(db: Db | Tx, studyId: number): Promise<number> {
+	const [row] = await db
+		.select({
+			n: sql<number>`count(distinct coalesce(${studyQuestion.itemId}, -${studyQuestion.setQuestionId}))::int`
+		})
+		.from(studyQuestion)
+		.where(and(eq(studyQuestion.studyId, studyId), gt(studyQuestion.unit, 0)));
+	return row?.n ?? 0;
+}

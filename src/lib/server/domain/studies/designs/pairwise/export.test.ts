@@ -7,7 +7,7 @@ import { insertUsers } from '../../../../fixtures/ranking';
 import { insertRubric, seedQuestionSet } from '../../../../fixtures/rubric';
 import { claimNext } from '../../queue';
 import { changeStudyState, createStudy } from '../../studies';
-import { pairCount } from './design';
+import { pairCount, pairedQuestionCount } from './design';
 import {
 	BATTLE_COLUMNS,
 	PAIRWISE_EXPORT_COLUMNS,
@@ -66,11 +66,29 @@ describeEachDb('pairwise export', (h) => {
 		return left.name;
 	}
 
-	it('counts the pairs once the study opened', async () => {
+	it('counts the pairs and their questions once the study opened', async () => {
 		expect(await pairCount(h.db, studyId)).toBe(0);
 		await changeStudyState(h.db, studyId, 'open', organiser, { confirm: true });
 		// Two models: one pair per question, two questions.
 		expect(await pairCount(h.db, studyId)).toBe(2);
+		expect(await pairedQuestionCount(h.db, studyId)).toBe(2);
+		const set = await seedQuestionSet(h.db, { questions: 2, models: ['x', 'y'], name: 'More' });
+		const withReference = await createStudy(
+			h.db,
+			{
+				name: 'With the reference',
+				design: 'pairwise',
+				questionSetId: set.questionSetId,
+				selection: { types: [] },
+				modelIds: set.modelIds,
+				ratersPerQuestion: 2
+			},
+			organiser
+		);
+		await changeStudyState(h.db, withReference.id, 'open', organiser, { confirm: true });
+		// Two models and the reference: three pairs per question.
+		expect(await pairCount(h.db, withReference.id)).toBe(6);
+		expect(await pairedQuestionCount(h.db, withReference.id)).toBe(2);
 	});
 
 	it('exports one row per judgement with sides as shown and the outcome in canonical order', async () => {

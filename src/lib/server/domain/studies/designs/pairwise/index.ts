@@ -14,7 +14,7 @@ export {
 	type Preference,
 	type PreferenceStored
 } from './submit';
-export { pairCount, studyPairing } from './design';
+export { pairCount, pairedQuestionCount, studyPairing } from './design';
 export {
 	BATTLE_COLUMNS,
 	PAIRWISE_EXPORT_COLUMNS,
