@@ -95,6 +95,8 @@ test('an organiser creates a balanced pairwise study, opens it and downloads its
 				'4 answers per question make C(4, 2) = 6 pairs; each question shows 2 of them.'
 			)
 		).toBeVisible();
+		await page.getByRole('button', { name: 'Check eligibility' }).click();
+		await expect(page.getByText('3 eligible questions. At most 6 pairs to judge.')).toBeVisible();
 		await page.getByRole('button', { name: /^Create study/ }).click();
 		const anyway = page.getByRole('button', { name: /Create anyway/ });
 		if (await anyway.isVisible({ timeout: 2000 }).catch(() => false)) await anyway.click();
