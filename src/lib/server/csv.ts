@@ -45,6 +45,24 @@ export function csvCell(value: unknown): string {
 	return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/**
+ * One CSV cell safe to open in a spreadsheet: quoted when it holds a separator, quote or line
+ * break; a text that a spreadsheet would run as a formula (starting with = + - @, or a tab or
+ * carriage return) gets a leading `'`. For exports holding free text a user typed.
+ */
+export function safeCsvCell(value: unknown): string {
+	let text = value == null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+	if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+	return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** Renders rows as injection-safe CSV (`safeCsvCell`) with a header line. */
+export function toSafeCsv(columns: readonly string[], rows: Record<string, unknown>[]): string {
+	const lines = [columns.join(',')];
+	for (const r of rows) lines.push(columns.map((c) => safeCsvCell(r[c])).join(','));
+	return lines.join('\r\n') + '\r\n';
+}
+
 /** Renders rows (objects with the same keys) as CSV with a header line. */
 export function toCsv(columns: string[], rows: Record<string, unknown>[]): string {
 	const lines = [columns.join(',')];

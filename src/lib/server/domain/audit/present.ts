@@ -1,6 +1,7 @@
 // How audit events read for people: a label per action, a link to the object where the portal has
 // a page for it, a compact before/after diff, and the CSV export's rows.
 import type { AuditRow } from './query';
+import { safeCsvCell } from '../../csv';
 
 /** Every action the portal writes, by family, with the label the audit page shows. */
 export const AUDIT_ACTIONS: Record<string, Record<string, string>> = {
@@ -198,15 +199,8 @@ export const AUDIT_CSV_HEADER = [
 	'after'
 ];
 
-/**
- * One CSV cell: quoted when it holds a separator, quote or line break; a text that a spreadsheet
- * would run as a formula (starting with = + - @, or a tab or carriage return) gets a leading `'`.
- */
-export function csvCell(value: unknown): string {
-	let text = value == null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
-	if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-	return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
+/** One CSV cell, injection-safe (the shared rule of the portal's exports of typed text). */
+export const csvCell = safeCsvCell;
 
 /** One event as a CSV line (with its CRLF). */
 export function auditCsvLine(e: AuditRow): string {

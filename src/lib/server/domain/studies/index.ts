@@ -90,6 +90,14 @@ export {
 	pairwiseReport,
 	STYLE_RESAMPLES,
 	preferenceRows,
-	type PairwiseReport
+	type PairwiseReport,
+	BATTLE_COLUMNS,
+	PAIRWISE_EXPORT_COLUMNS,
+	battlesCsv,
+	exportPairwiseJudgements,
+	pairCount,
+	pairedQuestionCount,
+	pairwiseJudgementsCsv,
+	type PairwiseExportRow
 } from './designs/pairwise';
 export { compareLeaderboards, type ComparedLeaderboard } from './battles';

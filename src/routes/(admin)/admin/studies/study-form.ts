@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
 	DETAIL_CHOICES,
+	PAIRINGS,
 	QA_TYPES,
 	STUDY_DESIGNS,
 	type DetailChoice,
@@ -8,6 +9,7 @@ import {
 } from '$lib/constants';
 import type { StudyInput } from '$lib/server/domain/studies';
 import { field } from '$lib/server/forms';
+import { MAX_PAIR_SEED, MAX_PAIRS_PER_QUESTION } from './pairing';
 
 const optionalId = z.preprocess(
 	(v) => (v === '' || v === null ? undefined : v),
@@ -35,6 +37,20 @@ export const studyFormSchema = z
 		/** Where the questions come from: `bank` (the QA bank) or a question set's id. */
 		source: z.string().default('bank'),
 		rubricId: optionalId,
+		/** Pairwise studies: every pair per question, or a balanced sample of p pairs. */
+		pairing: z.preprocess(
+			withDefault('all'),
+			z.enum(PAIRINGS, 'choose all pairs or a balanced sample')
+		),
+		/** Read as text: checked (below) only when a pairwise study samples pairs. */
+		pairsPerQuestion: z.string().trim().default(''),
+		pairSeed: z
+			.string()
+			.trim()
+			.max(MAX_PAIR_SEED, `must be at most ${MAX_PAIR_SEED} characters`)
+			.default(''),
+		/** Pairwise studies (optional): the rubric whose aspects physicians compare. */
+		aspectRubricId: optionalId,
 		instructions: z.string().default(''),
 		types: field.list(z.enum(QA_TYPES)),
 		snapshotId: optionalId,
@@ -51,6 +67,22 @@ export const studyFormSchema = z
 		confirm: z.preprocess((v) => v === '1', z.boolean()),
 		...showFields
 	})
+	.superRefine((d, ctx) => {
+		if (d.design !== 'pairwise' || d.pairing !== 'balanced') return;
+		const p = d.pairsPerQuestion;
+		if (p === '')
+			ctx.addIssue({
+				code: 'custom',
+				path: ['pairsPerQuestion'],
+				message: 'Say how many pairs each question gets (p) for a balanced sample.'
+			});
+		else if (!/^\d+$/.test(p) || Number(p) < 1 || Number(p) > MAX_PAIRS_PER_QUESTION)
+			ctx.addIssue({
+				code: 'custom',
+				path: ['pairsPerQuestion'],
+				message: `Pairs per question must be a whole number from 1 to ${MAX_PAIRS_PER_QUESTION}.`
+			});
+	})
 	.transform((d): StudyInput & { confirm: boolean } => {
 		const presentation: Partial<Record<QaType, DetailChoice>> = {};
 		for (const t of QA_TYPES) {
@@ -66,7 +98,15 @@ export const studyFormSchema = z
 			name: d.name,
 			design: d.design,
 			questionSetId: setId,
-			rubricId: d.design === 'rubric' ? d.rubricId : undefined,
+			rubricId:
+				d.design === 'rubric' ? d.rubricId : d.design === 'pairwise' ? d.aspectRubricId : undefined,
+			...(d.design === 'pairwise'
+				? {
+						pairing: d.pairing,
+						pairsPerQuestion: d.pairing === 'balanced' ? Number(d.pairsPerQuestion) : undefined,
+						pairSeed: d.pairing === 'balanced' && d.pairSeed ? d.pairSeed : undefined
+					}
+				: {}),
 			instructions: d.instructions,
 			selection: {
 				types: d.types,
@@ -87,5 +127,6 @@ export const studyFormSchema = z
 /** The study form's refusal message: the first field at fault and why. */
 export function studyFormMessage(errors: Record<string, string>): string {
 	const [name, message] = Object.entries(errors)[0];
-	return `${name} ${message}.`;
+	// Messages written as sentences stand alone; zod's fragments ("must …") get the field's name.
+	return /^[A-Z]/.test(message) ? message : `${name} ${message}.`;
 }

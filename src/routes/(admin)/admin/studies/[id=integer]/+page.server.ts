@@ -9,8 +9,11 @@ import {
 	getStudy,
 	importJudgeFile,
 	listJudges,
+	pairCount,
+	pairedQuestionCount,
 	previewStudyAudit,
 	studyAudit,
+	studyPairing,
 	studyRubric,
 	type StudyBlindingAudit,
 	studyProgress
@@ -30,11 +33,24 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 		instructionsHtml: renderMarkdown(study.instructions),
 		progress: await studyProgress(db, study.id),
 		rubric: study.design === 'rubric' ? await studyRubric(db, study.id) : null,
+		pairwise: study.design === 'pairwise' ? await pairwiseDesign(study.id) : null,
 		// A draft has no candidates yet: its audit runs on request (the `audit` action).
 		blinding: study.state === 'draft' ? null : view(await studyAudit(db, study.id)),
 		judges: await listJudges(db, study.id)
 	};
 };
+
+/** A pairwise study's pairing with its numbers of pairs and questions (0 until it first opens). */
+async function pairwiseDesign(studyId: number) {
+	const db = getDb();
+	const pairing = await studyPairing(db, studyId);
+	if (!pairing) return null;
+	const [pairs, questions] = await Promise.all([
+		pairCount(db, studyId),
+		pairedQuestionCount(db, studyId)
+	]);
+	return { ...pairing, pairs, questions };
+}
 
 const view = (a: StudyBlindingAudit) => auditView(a.shown, a.raw, a.attacks);
 

@@ -1,7 +1,7 @@
 // The pairwise design's plug into the study engine (designs/registry.ts): a pairwise study stores
 // its pairing at creation; at the first opening it turns each frozen question into its units of
 // two answers (pairs.ts) and freezes the rubric whose aspects it asks about, if any.
-import { asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../../../db/client';
 import { candidate, studyQuestion } from '../../../../db/schema';
 import { DomainError } from '../../../../errors';
@@ -184,4 +184,24 @@ export async function studyPairing(db: Db | Tx, studyId: number) {
 			? { id: row.rubricId, name: row.rubricName!, frozenVersion: rubricVersion_, aspects }
 			: null
 	};
+}
+
+/** How many pairs a pairwise study holds: its units, planned when it first opened (0 before). */
+export async function pairCount(db: Db | Tx, studyId: number): Promise<number> {
+	const [row] = await db
+		.select({ n: sql<number>`count(*)::int` })
+		.from(studyQuestion)
+		.where(and(eq(studyQuestion.studyId, studyId), gt(studyQuestion.unit, 0)));
+	return row?.n ?? 0;
+}
+
+/** How many questions a pairwise study's pairs come from (0 before it first opens). */
+export async function pairedQuestionCount(db: Db | Tx, studyId: number): Promise<number> {
+	const [row] = await db
+		.select({
+			n: sql<number>`count(distinct coalesce(${studyQuestion.itemId}, -${studyQuestion.setQuestionId}))::int`
+		})
+		.from(studyQuestion)
+		.where(and(eq(studyQuestion.studyId, studyId), gt(studyQuestion.unit, 0)));
+	return row?.n ?? 0;
 }

@@ -14,7 +14,15 @@ export {
 	type Preference,
 	type PreferenceStored
 } from './submit';
-export { studyPairing } from './design';
+export { pairCount, pairedQuestionCount, studyPairing } from './design';
+export {
+	BATTLE_COLUMNS,
+	PAIRWISE_EXPORT_COLUMNS,
+	battlesCsv,
+	exportPairwiseJudgements,
+	pairwiseJudgementsCsv,
+	type PairwiseExportRow
+} from './export';
 export {
 	PAIRWISE_BOOTSTRAP,
 	STYLE_RESAMPLES,

@@ -3,10 +3,13 @@ import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import {
+	battlesCsv,
 	exportBlindingAudit,
+	exportPairwiseJudgements,
 	exportRankings,
 	exportRubricScores,
 	getStudy,
+	pairwiseJudgementsCsv,
 	rankingsCsv,
 	rubricScoresCsv,
 	studyConfiguration
@@ -14,16 +17,17 @@ import {
 import type { RequestHandler } from './$types';
 
 /**
- * The judgements as a long table (CSV or JSON; the study's design decides the columns), the
- * study's configuration (JSON: design, questions' source, rubric version, seeds' roles), or the
- * blinding audit (JSON).
+ * The judgements as a long table (CSV or JSON; the study's design decides the columns), a
+ * pairwise study's battles (CSV in FastChat's columns, for `cliniq stats bt`), the study's
+ * configuration (JSON: design, questions' source, rubric version, seeds' roles), or the blinding
+ * audit (JSON).
  */
-const formatSchema = z.enum(['csv', 'json', 'config', 'blinding']);
+const formatSchema = z.enum(['csv', 'json', 'battles', 'config', 'blinding']);
 
 export const GET: RequestHandler = async ({ locals, params, url }) => {
 	requireRole(locals, 'organiser', url);
 	const format = formatSchema.safeParse(params.format);
-	if (!format.success) error(404, 'Export formats are csv, json, config and blinding.');
+	if (!format.success) error(404, 'Export formats are csv, json, battles, config and blinding.');
 	const db = getDb();
 	const study = await getStudy(db, Number(params.id));
 	if (!study) error(404, 'No such study.');
@@ -47,9 +51,21 @@ export const GET: RequestHandler = async ({ locals, params, url }) => {
 			}
 		});
 	}
+	if (format.data === 'battles' && study.design !== 'pairwise')
+		error(404, 'Only a pairwise study exports battles.');
 	let body: string;
 	let file: string;
-	if (study.design === 'rubric') {
+	if (study.design === 'pairwise') {
+		const rows = await exportPairwiseJudgements(db, study.id);
+		const kind = format.data === 'battles' ? 'battles' : 'judgements';
+		file = `study-${study.id}-${kind}.${format.data === 'json' ? 'json' : 'csv'}`;
+		body =
+			format.data === 'battles'
+				? battlesCsv(rows)
+				: format.data === 'csv'
+					? pairwiseJudgementsCsv(rows)
+					: JSON.stringify(rows, null, 1);
+	} else if (study.design === 'rubric') {
 		const rows = await exportRubricScores(db, study.id);
 		file = `study-${study.id}-scores.${format.data}`;
 		body = format.data === 'csv' ? rubricScoresCsv(rows) : JSON.stringify(rows, null, 1);
@@ -60,7 +76,7 @@ export const GET: RequestHandler = async ({ locals, params, url }) => {
 	}
 	return new Response(body, {
 		headers: {
-			'content-type': format.data === 'csv' ? 'text/csv; charset=utf-8' : 'application/json',
+			'content-type': format.data === 'json' ? 'application/json' : 'text/csv; charset=utf-8',
 			'content-disposition': `attachment; filename="${file}"`,
 			'cache-control': 'no-store'
 		}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { zodFieldErrors } from '$lib/server/forms';
+import { pairsOf } from './pairing';
+import { studyFormMessage, studyFormSchema } from './study-form';
+
+const base = { name: 'Pairs', modelIds: ['1', '2'], ratersPerQuestion: '2' };
+
+describe('the create-study form', () => {
+	it('reads a balanced pairwise study with p, seed and a rubric for aspect preferences', () => {
+		const parsed = studyFormSchema.parse({
+			...base,
+			design: 'pairwise',
+			pairing: 'balanced',
+			pairsPerQuestion: ' 2 ',
+			pairSeed: ' trial-1 ',
+			aspectRubricId: '4',
+			rubricId: '9'
+		});
+		expect(parsed).toMatchObject({
+			design: 'pairwise',
+			pairing: 'balanced',
+			pairsPerQuestion: 2,
+			pairSeed: 'trial-1',
+			rubricId: 4,
+			ratersPerQuestion: 2
+		});
+	});
+
+	it('leaves the seed to be drawn when blank, and p out when every pair is shown', () => {
+		const balanced = studyFormSchema.parse({
+			...base,
+			design: 'pairwise',
+			pairing: 'balanced',
+			pairsPerQuestion: '3',
+			pairSeed: '  '
+		});
+		expect(balanced.pairSeed).toBeUndefined();
+		const all = studyFormSchema.parse({
+			...base,
+			design: 'pairwise',
+			pairing: 'all',
+			pairsPerQuestion: '3',
+			pairSeed: 'x'
+		});
+		expect(all).toMatchObject({ pairing: 'all' });
+		expect(all.pairsPerQuestion).toBeUndefined();
+		expect(all.pairSeed).toBeUndefined();
+		expect(all.rubricId).toBeUndefined();
+	});
+
+	it('names the field at fault when a balanced sample lacks p or gets a bad one', () => {
+		for (const [p, message] of [
+			['', 'Say how many pairs each question gets (p) for a balanced sample.'],
+			['0', 'Pairs per question must be a whole number from 1 to 351.'],
+			['2.5', 'Pairs per question must be a whole number from 1 to 351.'],
+			['400', 'Pairs per question must be a whole number from 1 to 351.']
+		]) {
+			const parsed = studyFormSchema.safeParse({
+				...base,
+				design: 'pairwise',
+				pairing: 'balanced',
+				pairsPerQuestion: p
+			});
+			expect(parsed.success).toBe(false);
+			const errors = zodFieldErrors(parsed.error!);
+			expect(errors).toEqual({ pairsPerQuestion: message });
+			expect(studyFormMessage(errors)).toBe(message);
+		}
+		const seed = studyFormSchema.safeParse({
+			...base,
+			design: 'pairwise',
+			pairing: 'balanced',
+			pairsPerQuestion: '2',
+			pairSeed: 's'.repeat(101)
+		});
+		expect(zodFieldErrors(seed.error!)).toEqual({ pairSeed: 'must be at most 100 characters' });
+	});
+
+	it('ignores the pairwise fields of another design', () => {
+		const parsed = studyFormSchema.parse({
+			...base,
+			design: 'rubric',
+			rubricId: '9',
+			aspectRubricId: '4',
+			pairing: 'balanced',
+			pairsPerQuestion: 'lots'
+		});
+		expect(parsed.rubricId).toBe(9);
+		expect(parsed).not.toHaveProperty('pairing');
+		expect(parsed).not.toHaveProperty('pairsPerQuestion');
+	});
+
+	it('counts a question’s pairs as C(n, 2)', () => {
+		expect([1, 2, 3, 4, 8].map(pairsOf)).toEqual([0, 1, 3, 6, 28]);
+	});
+});
