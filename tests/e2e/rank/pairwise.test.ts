@@ -302,3 +302,39 @@ test('the pair fits 1366×768 side by side, stacks when narrow, and passes axe',
 	const narrowB = (await page.getByRole('article', { name: 'Answer B' }).boundingBox())!;
 	expect(narrowA.y + narrowA.height).toBeLessThanOrEqual(narrowB.y);
 });
+
+test('without JavaScript: a refused form comes back as filled in, then a plain post stores it', async ({
+	browser
+}) => {
+	const context = await browser.newContext({
+		javaScriptEnabled: false,
+		viewport: { width: 1366, height: 768 }
+	});
+	const page = await context.newPage();
+	await loginAs(page, 'physician2');
+	await page.goto('/rank');
+	await page
+		.getByRole('listitem')
+		.filter({ has: page.getByRole('heading', { name: STUDY }) })
+		.getByRole('button')
+		.click();
+	await expect(page).toHaveURL(/\/rank\/pairwise\/[a-z2-9]{24}$/);
+	const first = page.url();
+	await page.getByRole('textbox', { name: /^Reason/ }).fill('Neither says when to see a doctor.');
+	await page.getByRole('radio', { name: 'Tie: both good' }).check();
+	await page.getByRole('radio', { name: 'Clearly' }).check();
+	await page.getByRole('button', { name: /^Submit preference/ }).click();
+	await expect(page.getByRole('alert')).toContainText(
+		'A tie takes no strength: clear it or choose A or B.'
+	);
+	await expect(page.getByRole('textbox', { name: /^Reason/ })).toHaveValue(
+		'Neither says when to see a doctor.'
+	);
+	await expect(page.getByRole('radio', { name: 'Tie: both good' })).toBeChecked();
+	await expect(page.getByRole('radio', { name: 'Clearly' })).toBeChecked();
+	await page.getByRole('radio', { name: 'A (left) is better' }).check();
+	await page.getByRole('button', { name: /^Submit preference/ }).click();
+	await expect(page.getByText('1 judged so far')).toBeVisible();
+	expect(page.url()).not.toBe(first);
+	await context.close();
+});
