@@ -18,7 +18,6 @@ import {
 } from '$lib/stats/bradley-terry';
 import type { PreferenceOutcome } from '$lib/constants';
 import { insertUsers } from '$lib/server/fixtures/ranking';
-import { seedQuestionSet } from '$lib/server/fixtures/rubric';
 import type { Io } from '../io';
 import {
 	benchSeconds,
@@ -99,8 +98,7 @@ async function judgingBench(io: Io, kind: DatabaseKind, o: PairwiseBenchOptions)
 	const name = kind === 'postgres' ? 'PostgreSQL' : 'PGlite';
 	try {
 		const t = performance.now();
-		const models = Array.from({ length: MODELS }, (_, i) => `bench-model-${i + 1}`);
-		const set = await seedQuestionSet(db, { questions: o.questions, models });
+		const set = await seedPairwiseSet(bench.raw, o.questions);
 		const [organiser] = await insertUsers(db, 1, ['organiser']);
 		const physicians = await insertUsers(db, o.physicians, ['physician']);
 		const study = await createStudy(
@@ -170,6 +168,39 @@ async function judgingBench(io: Io, kind: DatabaseKind, o: PairwiseBenchOptions)
 	} finally {
 		await bench.close();
 	}
+}
+
+/**
+ * A question set of `questions` questions with a reference answer, each answered by MODELS models,
+ * written with set-based SQL (the fixtures' one-statement inserts exceed PostgreSQL's 65,535
+ * parameters at this size). Answers have the same form, so the blinding audit finds nothing.
+ */
+async function seedPairwiseSet(raw: RawDriver, questions: number) {
+	const [set] = await raw.query<{ id: number }>(
+		`insert into question_set (name) values ('bench') returning id`
+	);
+	await raw.query(
+		`insert into set_question (question_set_id, external_id, question, context, reference_answer, record, content_hash)
+		select $1::int, 'q' || g, 'Is symptom number ' || g || ' something to worry about?',
+			'A patient writes in.', 'Answer ' || g || ': option ${MODELS + 1} applies if it persists.',
+			jsonb_build_object('id', 'q' || g), md5('q' || g)
+		from generate_series(1, $2::int) g`,
+		[set.id, questions]
+	);
+	const models = await raw.query<{ id: number }>(
+		`insert into model (name) select 'bench-model-' || g from generate_series(1, ${MODELS}) g
+		returning id`
+	);
+	await raw.query(
+		`insert into set_response (set_question_id, model_id, text, record, content_hash)
+		select q.id, m.id, t.text, jsonb_build_object('response', t.text), md5(t.text)
+		from set_question q cross join model m
+		cross join lateral (select replace(q.reference_answer, 'option ${MODELS + 1}',
+			'option ' || substr(m.name, 13)) as text) t
+		where q.question_set_id = $1::int`,
+		[set.id]
+	);
+	return { questionSetId: set.id, modelIds: models.map((m) => m.id).sort((a, b) => a - b) };
 }
 
 const OUTCOMES: PreferenceOutcome[] = ['left', 'right', 'left', 'tie_good', 'right', 'tie_bad'];
