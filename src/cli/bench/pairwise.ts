@@ -34,6 +34,11 @@ import {
 export interface PairwiseBenchOptions {
 	/** Questions of the judged study; each gets every pair of its MODELS + 1 answers. */
 	questions: number;
+	/**
+	 * Questions of the study whose report is timed, filled to k judgements per pair with set-based
+	 * SQL (never claimed: a claim orders a physician's every pair); per driver.
+	 */
+	reportQuestions: Record<DatabaseKind, number>;
 	physicians: number;
 	/** Raters per pair (k). */
 	k: number;
@@ -50,7 +55,9 @@ export interface PairwiseBenchOptions {
 const MODELS = 7; // + the reference = 8 answers, 28 pairs per question
 
 export const defaultPairwiseOptions = (): PairwiseBenchOptions => ({
-	questions: 2_500,
+	questions: 500,
+	// 2,500 × 28 pairs × k = 2: 140,000 judgements. PGlite opens such a study in over a minute.
+	reportQuestions: { postgres: 2_500, pglite: 500 },
 	physicians: 50,
 	k: 2,
 	seconds: benchSeconds(),
@@ -73,16 +80,17 @@ async function timed<T>(job: () => Promise<T> | T): Promise<{ seconds: number; v
  * (one statement, `pairwise_submit`) by concurrent physicians on PGlite in memory and on
  * PostgreSQL (BENCH_DATABASE_URL; a database of its own, dropped after; `none` skips it), beside
  * a raw-driver baseline of the same job (BEGIN; claim a slot with FOR UPDATE SKIP LOCKED; insert
- * the preference; mark the slot done; COMMIT), then the study filled to k judgements per pair
- * with set-based SQL and its whole report (`pairwiseReport`, 1,000 resamples) timed against its
- * extraction query alone; (2) the Bradley–Terry leaderboard (`btLeaderboard`, 1,000 resamples over
- * questions) on 8 models × 5,000 questions × 28 pairs, beside one plain fit and the naive
- * bootstrap that refits each resample's battles.
+ * the preference; mark the slot done; COMMIT); then a full study (on PostgreSQL 2,500 questions ×
+ * 28 pairs × k = 2, 140,000 judgements) filled with set-based SQL and its whole report
+ * (`pairwiseReport`, 1,000 resamples) timed against its extraction query alone; (2) the
+ * Bradley–Terry leaderboard (`btLeaderboard`, 1,000 resamples over questions) on 8 models × 5,000
+ * questions × 28 pairs, beside one plain fit and the naive bootstrap that refits each resample's
+ * battles.
  */
 export async function runPairwiseBench(io: Io, options = defaultPairwiseOptions()): Promise<void> {
 	const o = options;
 	io.stdout(
-		`Pairwise preference studies (${o.questions.toLocaleString('en')} questions × ${(((MODELS + 1) * MODELS) / 2).toLocaleString('en')} pairs, k = ${o.k}, ${o.physicians} physicians; ${o.seconds} s per phase)`
+		`Pairwise preference studies (judged: ${o.questions.toLocaleString('en')} questions × ${(((MODELS + 1) * MODELS) / 2).toLocaleString('en')} pairs, k = ${o.k}, ${o.physicians} physicians; ${o.seconds} s per phase)`
 	);
 	for (const kind of o.kinds) await judgingBench(io, kind, o);
 	leaderboardBench(io, o);
@@ -98,22 +106,9 @@ async function judgingBench(io: Io, kind: DatabaseKind, o: PairwiseBenchOptions)
 	const name = kind === 'postgres' ? 'PostgreSQL' : 'PGlite';
 	try {
 		const t = performance.now();
-		const set = await seedPairwiseSet(bench.raw, o.questions);
 		const [organiser] = await insertUsers(db, 1, ['organiser']);
 		const physicians = await insertUsers(db, o.physicians, ['physician']);
-		const study = await createStudy(
-			db,
-			{
-				name: 'bench',
-				design: 'pairwise',
-				questionSetId: set.questionSetId,
-				selection: { types: [] },
-				modelIds: set.modelIds,
-				ratersPerQuestion: o.k
-			},
-			organiser
-		);
-		await changeStudyState(db, study.id, 'open', organiser, { confirm: true });
+		const study = await openPairwiseStudy(bench, organiser, 'bench', o.questions, o.k);
 		await prepareBaseline(bench.raw, o.questions);
 		io.stdout(
 			`  pairwise, ${name}: seeded ${o.questions.toLocaleString('en')} questions × ${MODELS + 1} answers and opened the study (its pairs made) in ${since(t)} s; ${o.physicians} concurrent clients`
@@ -164,10 +159,46 @@ async function judgingBench(io: Io, kind: DatabaseKind, o: PairwiseBenchOptions)
 		io.stdout(
 			`  pairwise, ${name}: portal at ${rateRatio(portal, baseline).toFixed(0)} % of the baseline rate`
 		);
-		await reportBench(io, bench, name, study.id, o);
+		const reportQuestions = o.reportQuestions[kind];
+		let reportStudy = study.id;
+		if (reportQuestions !== o.questions) {
+			const t = performance.now();
+			reportStudy = (
+				await openPairwiseStudy(bench, organiser, 'bench report', reportQuestions, o.k)
+			).id;
+			io.stdout(
+				`  pairwise, ${name}: seeded ${reportQuestions.toLocaleString('en')} questions × ${MODELS + 1} answers and opened a second study, for its report, in ${since(t)} s`
+			);
+		}
+		await reportBench(io, bench, name, reportStudy, o);
 	} finally {
 		await bench.close();
 	}
+}
+
+/** A pairwise study (every pair, k raters) of a new question set of `questions`, opened. */
+async function openPairwiseStudy(
+	bench: BenchDatabase,
+	organiser: string,
+	name: string,
+	questions: number,
+	k: number
+) {
+	const set = await seedPairwiseSet(bench.raw, questions, name);
+	const study = await createStudy(
+		bench.db,
+		{
+			name,
+			design: 'pairwise',
+			questionSetId: set.questionSetId,
+			selection: { types: [] },
+			modelIds: set.modelIds,
+			ratersPerQuestion: k
+		},
+		organiser
+	);
+	await changeStudyState(bench.db, study.id, 'open', organiser, { confirm: true });
+	return study;
 }
 
 /**
@@ -175,9 +206,10 @@ async function judgingBench(io: Io, kind: DatabaseKind, o: PairwiseBenchOptions)
  * written with set-based SQL (the fixtures' one-statement inserts exceed PostgreSQL's 65,535
  * parameters at this size). Answers have the same form, so the blinding audit finds nothing.
  */
-async function seedPairwiseSet(raw: RawDriver, questions: number) {
+async function seedPairwiseSet(raw: RawDriver, questions: number, name: string) {
 	const [set] = await raw.query<{ id: number }>(
-		`insert into question_set (name) values ('bench') returning id`
+		`insert into question_set (name) values ($1) returning id`,
+		[name]
 	);
 	await raw.query(
 		`insert into set_question (question_set_id, external_id, question, context, reference_answer, record, content_hash)
@@ -187,20 +219,23 @@ async function seedPairwiseSet(raw: RawDriver, questions: number) {
 		from generate_series(1, $2::int) g`,
 		[set.id, questions]
 	);
-	const models = await raw.query<{ id: number }>(
+	await raw.query(
 		`insert into model (name) select 'bench-model-' || g from generate_series(1, ${MODELS}) g
-		returning id`
+		on conflict (name) do nothing`
+	);
+	const models = await raw.query<{ id: number }>(
+		`select id from model where name like 'bench-model-%' order by id`
 	);
 	await raw.query(
 		`insert into set_response (set_question_id, model_id, text, record, content_hash)
 		select q.id, m.id, t.text, jsonb_build_object('response', t.text), md5(t.text)
-		from set_question q cross join model m
+		from set_question q cross join (select * from model where name like 'bench-model-%') m
 		cross join lateral (select replace(q.reference_answer, 'option ${MODELS + 1}',
 			'option ' || substr(m.name, 13)) as text) t
 		where q.question_set_id = $1::int`,
 		[set.id]
 	);
-	return { questionSetId: set.id, modelIds: models.map((m) => m.id).sort((a, b) => a - b) };
+	return { questionSetId: set.id, modelIds: models.map((m) => m.id) };
 }
 
 const OUTCOMES: PreferenceOutcome[] = ['left', 'right', 'left', 'tie_good', 'right', 'tie_bad'];
@@ -256,7 +291,7 @@ async function reportBench(
 	o: PairwiseBenchOptions
 ) {
 	const fill = await timed(async () => {
-		await bench.raw.query(`create table bench_physician as
+		await bench.raw.query(`create table if not exists bench_physician as
 			select (row_number() over (order by id) - 1)::int as n, id from "user"
 			where 'physician' = any(roles)`);
 		await bench.raw.query(
@@ -291,12 +326,17 @@ async function reportBench(
 					window w as (partition by study_question_id)) x
 				group by study_question_id) c on c.study_question_id = a.study_question_id
 			cross join lateral (select random() as u) r
-			where a.seed = 'bench-fill'`
+			join study_question sq on sq.id = a.study_question_id
+			where a.seed = 'bench-fill' and sq.study_id = $1::int`,
+			[studyId]
 		);
 		await bench.raw.query(`analyze`);
 	});
 	const [{ judgements }] = await bench.raw.query<{ judgements: number }>(
-		`select count(*)::int as judgements from pairwise_judgement`
+		`select count(*)::int as judgements from pairwise_judgement j
+		join assignment a on a.id = j.assignment_id
+		join study_question sq on sq.id = a.study_question_id where sq.study_id = $1::int`,
+		[studyId]
 	);
 	io.stdout(
 		`  pairwise, ${name}: filled the study to ${judgements.toLocaleString('en')} judgements with set-based SQL in ${s(fill.seconds)}`
