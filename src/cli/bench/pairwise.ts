@@ -177,7 +177,7 @@ async function judgingBench(io: Io, kind: DatabaseKind, o: PairwiseBenchOptions)
 }
 
 /** A pairwise study (every pair, k raters) of a new question set of `questions`, opened. */
-async function openPairwiseStudy(
+export async function openPairwiseStudy(
 	bench: BenchDatabase,
 	organiser: string,
 	name: string,
