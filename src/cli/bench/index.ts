@@ -7,6 +7,7 @@ const SUITES = [
 	'ranking',
 	'stats',
 	'rubric',
+	'pairwise',
 	'pages',
 	'http'
 ] as const;
@@ -35,6 +36,7 @@ export async function runBenchmarks(args: string[], io: Io): Promise<number> {
 		if (suite === 'review') await (await import('./review')).runReviewBench(io);
 		if (suite === 'ranking') await (await import('./ranking')).runRankingBench(io);
 		if (suite === 'rubric') await (await import('./rubric')).runRubricBench(io);
+		if (suite === 'pairwise') await (await import('./pairwise')).runPairwiseBench(io);
 		if (suite === 'stats') await (await import('./stats')).runStatsBench(io);
 		if (suite === 'pages') await (await import('./pages')).runPagesBench(io);
 		if (suite === 'http') {

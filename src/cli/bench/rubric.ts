@@ -1,10 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import postgres from 'postgres';
-import { drizzle } from 'drizzle-orm/postgres-js';
-import { migrateDatabase, type Db, type DatabaseHandle } from '$lib/server/db/client';
-import * as schema from '$lib/server/db/schema';
+import type postgres from 'postgres';
 import { randomId } from '$lib/server/ids';
-import { benchDatabase } from './database';
 import { claimNext, type ClaimResult } from '$lib/server/domain/studies/queue';
 import { changeStudyState, createStudy } from '$lib/server/domain/studies/studies';
 import { submitScores } from '$lib/server/domain/studies/designs/rubric/submit';
@@ -13,35 +9,19 @@ import { subAspectsOf, rubricDefinitionSchema } from '$lib/schemas/rubric';
 import { insertUsers } from '$lib/server/fixtures/ranking';
 import { insertRubric, seedQuestionSet } from '$lib/server/fixtures/rubric';
 import type { Io } from '../io';
+import {
+	benchSeconds,
+	describePhase,
+	measureAlternating,
+	openBenchDatabase,
+	rateRatio
+} from './study-harness';
 
 const QUESTIONS = 1_000;
 const MODELS = 3; // + the reference = 4 answers per question
 const PHYSICIANS = 50;
 /** HDCEval's ten sub-aspects, each with a required rationale. */
 const SUB_ASPECTS = subAspectsOf(rubricDefinitionSchema.parse(HDCEVAL_TEMPLATE)).map((s) => s.code);
-/** Length of each measured phase, in seconds (BENCH_SECONDS). */
-const SECONDS = Number(process.env.BENCH_SECONDS) || 10;
-
-function percentile(sorted: number[], p: number) {
-	return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
-/** Each phase runs in this many alternating slices. */
-const SLICES = 5;
-
-interface Phase {
-	actions: number;
-	seconds: number;
-	statements: number;
-	times: number[];
-}
-
-const newPhase = (): Phase => ({ actions: 0, seconds: 0, statements: 0, times: [] });
-
-function describe(label: string, phase: Phase) {
-	const sorted = [...phase.times].sort((a, b) => a - b);
-	return `  ${label}: ${Math.round(phase.actions / phase.seconds)} actions/s (${phase.actions.toLocaleString('en')} in ${phase.seconds.toFixed(1)} s), median ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, ${(phase.statements / Math.max(1, phase.actions)).toFixed(1)} statements per action`;
-}
 
 /**
  * "Submit score sheet + next question" of a rubric study: 1,000 questions of a question set × 4
@@ -52,23 +32,15 @@ function describe(label: string, phase: Phase) {
  * Statements are counted client-side (postgres.js `debug` sees every statement sent).
  */
 export async function runRubricBench(io: Io) {
-	const scratch = await benchDatabase(io, 'cliniq_bench_rubric');
-	if (!scratch) return;
-	let statements = 0;
-	const client = postgres(scratch.url, {
-		max: PHYSICIANS,
-		onnotice: () => {},
-		debug: () => void statements++
+	const bench = await openBenchDatabase(io, 'postgres', {
+		prefix: 'cliniq_bench_rubric',
+		pool: PHYSICIANS
 	});
-	const db = drizzle(client, { schema, casing: 'snake_case' }) as unknown as Db;
-	const handle: DatabaseHandle = {
-		db,
-		kind: 'postgres',
-		location: scratch.name,
-		close: () => client.end({ timeout: 5 })
-	};
+	if (!bench) return;
+	const { db } = bench;
+	const client = bench.sql!;
+	const seconds = benchSeconds();
 	try {
-		await migrateDatabase(handle);
 		const t = performance.now();
 		const models = Array.from({ length: MODELS }, (_, i) => `bench-model-${i + 1}`);
 		const set = await seedQuestionSet(db, { questions: QUESTIONS, models });
@@ -91,7 +63,7 @@ export async function runRubricBench(io: Io) {
 		await changeStudyState(db, study.id, 'open', organiser, { confirm: true });
 		await prepareBaseline(client);
 		io.stdout(
-			`  rubric: seeded ${QUESTIONS.toLocaleString('en')} questions × ${MODELS + 1} answers × ${SUB_ASPECTS.length} sub-aspects and opened the study in ${((performance.now() - t) / 1000).toFixed(1)} s; ${PHYSICIANS} concurrent clients, ${SECONDS} s per phase`
+			`  rubric: seeded ${QUESTIONS.toLocaleString('en')} questions × ${MODELS + 1} answers × ${SUB_ASPECTS.length} sub-aspects and opened the study in ${((performance.now() - t) / 1000).toFixed(1)} s; ${PHYSICIANS} concurrent clients, ${seconds} s per phase`
 		);
 
 		// Each physician's first question (their order is filled from the seed then), unmeasured.
@@ -101,79 +73,50 @@ export async function runRubricBench(io: Io) {
 		const idle = first.filter((c) => c.status !== 'assigned').length;
 		if (idle) throw new Error(`${idle} physicians got no first question`);
 		const current: ClaimResult[] = first;
-		const portal = newPhase();
-		const baseline = newPhase();
-		// The two alternate in slices, so a change in the machine's load falls on both alike.
-		for (let slice = 0; slice < SLICES; slice++) {
-			await measure(portal, (deadline, times) =>
-				Promise.all(
-					physicians.map(async (id, i) => {
-						while (current[i].status === 'assigned' && performance.now() < deadline) {
-							const claim = current[i] as Extract<ClaimResult, { status: 'assigned' }>;
-							const start = performance.now();
-							const answers = claim.view!.candidates.map((c) => c.id);
-							const result = await submitScores(
-								db,
-								id,
-								study.id,
-								answers,
-								{
-									assignmentId: claim.publicId,
-									idempotencyKey: randomId(),
-									timeOnTaskMs: 60_000,
-									layout: 'side_by_side',
-									scores: answers.flatMap((answer, a) =>
-										SUB_ASPECTS.map((subAspect, s) => ({
-											answer,
-											subAspect,
-											score: (a + s) % 6,
-											rationale: `Rationale ${a}.${s}`
-										}))
-									)
-								},
-								{ next: true }
-							);
-							times.push(performance.now() - start);
-							if (result.duplicate) throw new Error('bench submission stored twice');
-							current[i] = result.next!;
-						}
-					})
-				)
-			);
-			await measure(baseline, (deadline, times) =>
-				Promise.all(
-					physicians.map(async () => {
-						while (performance.now() < deadline) {
-							const start = performance.now();
-							await baselineAction(client);
-							times.push(performance.now() - start);
-						}
-					})
-				)
-			);
-		}
+		const { portal, baseline } = await measureAlternating({
+			clients: PHYSICIANS,
+			seconds,
+			statements: bench.statements,
+			ready: (i) => current[i].status === 'assigned',
+			portal: async (i) => {
+				const claim = current[i] as Extract<ClaimResult, { status: 'assigned' }>;
+				const answers = claim.view!.candidates.map((c) => c.id);
+				const result = await submitScores(
+					db,
+					physicians[i],
+					study.id,
+					answers,
+					{
+						assignmentId: claim.publicId,
+						idempotencyKey: randomId(),
+						timeOnTaskMs: 60_000,
+						layout: 'side_by_side',
+						scores: answers.flatMap((answer, a) =>
+							SUB_ASPECTS.map((subAspect, s) => ({
+								answer,
+								subAspect,
+								score: (a + s) % 6,
+								rationale: `Rationale ${a}.${s}`
+							}))
+						)
+					},
+					{ next: true }
+				);
+				if (result.duplicate) throw new Error('bench submission stored twice');
+				current[i] = result.next!;
+			},
+			baseline: () => baselineAction(client)
+		});
 
-		async function measure(
-			phase: Phase,
-			run: (deadline: number, times: number[]) => Promise<unknown>
-		) {
-			const before = statements;
-			const start = performance.now();
-			await run(start + (SECONDS * 1000) / SLICES, phase.times);
-			phase.seconds += (performance.now() - start) / 1000;
-			phase.statements += statements - before;
-			phase.actions = phase.times.length;
-		}
-
-		io.stdout(describe('portal submit score sheet + next question (with its view)', portal));
-		io.stdout(describe('raw postgres.js baseline (claim, insert 40 scores, mark done)', baseline));
-		const ratio = portal.actions / portal.seconds / (baseline.actions / baseline.seconds);
+		io.stdout(describePhase('portal submit score sheet + next question (with its view)', portal));
 		io.stdout(
-			`  rubric: portal at ${(ratio * 100).toFixed(0)} % of the baseline rate (target ≥ 50 %)`
+			describePhase('raw postgres.js baseline (claim, insert 40 scores, mark done)', baseline)
+		);
+		io.stdout(
+			`  rubric: portal at ${rateRatio(portal, baseline).toFixed(0)} % of the baseline rate (target ≥ 50 %)`
 		);
 	} finally {
-		await handle.close();
-		await scratch.drop();
+		await bench.close();
 	}
 }
 

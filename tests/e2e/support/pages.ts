@@ -9,8 +9,8 @@ import { createUser } from '../../../src/lib/server/domain/people/users';
 import type { PrepareDatabase } from './portal';
 
 /**
- * The demo judgements (reviews, adjudications, a closed and an open study, a scoring run) and one
- * open dispute, so every detail page has something to show.
+ * The demo judgements (reviews, adjudications, a closed and an open ranking study, a rubric and a
+ * pairwise study, a scoring run) and one open dispute, so every detail page has something to show.
  */
 export const MAIN_PAGES_DATABASE: PrepareDatabase = {
 	async prepare(db) {

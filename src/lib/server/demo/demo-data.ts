@@ -398,6 +398,18 @@ export const DEMO_MODELS = ['clinic-gpt-7b', 'medllama-13b', 'openmed-3b'] as co
 
 export type DemoModel = (typeof DEMO_MODELS)[number];
 
+/**
+ * How good the demo physicians find each model's answers to the QA items, on a common scale with
+ * the reference: the demo ranking and pairwise studies both judge by it, so their leaderboards
+ * roughly agree.
+ */
+export const DEMO_QUALITY: Readonly<Record<string, number>> = {
+	reference: 1.4,
+	[DEMO_MODELS[0]]: 0.9,
+	[DEMO_MODELS[1]]: 0.6,
+	[DEMO_MODELS[2]]: 0.2
+};
+
 export const demoResponses: { model: DemoModel; item: number; response: string }[] = [
 	// 0 true_false
 	{

@@ -23,8 +23,9 @@ import { submitReview } from '../domain/review/reviews';
 import { createRun, executeRun } from '../domain/scoring-runs/runs';
 import { adjudicate } from '../domain/verification/adjudication';
 import { setSecondaryShare } from '../domain/verification/settings';
-import { DEMO_MODELS } from './demo-data';
+import { DEMO_MODELS, DEMO_QUALITY } from './demo-data';
 import { silentLog, type StepLog } from '../startup-log';
+import { seedPairwiseStudy } from './pairwise-study';
 import { seedRubricStudy } from './rubric-study';
 
 /** Who judges in the demo: one organiser, two reviewers, three physicians. */
@@ -164,14 +165,6 @@ async function seedReviews(db: Db, judges: DemoJudges): Promise<void> {
 		});
 }
 
-/** How good each demo model's answers are, on a common scale with the reference. */
-const QUALITY: Record<string, number> = {
-	reference: 1.4,
-	[DEMO_MODELS[0]]: 0.9,
-	[DEMO_MODELS[1]]: 0.6,
-	[DEMO_MODELS[2]]: 0.2
-};
-
 /**
  * One physician's ranking of one assignment: each candidate's quality for this question (shared
  * by all physicians) plus the physician's own noise, sorted best first, tagged by where the
@@ -194,7 +187,7 @@ async function rankAssignment(db: Db, physician: string, publicId: string, now: 
 		.orderBy(asc(assignmentCandidate.position));
 	const perceived = rows.map((r) => {
 		const label = r.isReference ? 'reference' : r.model!;
-		const question = QUALITY[label] + (unit('question', r.question, label) - 0.5) * 0.9;
+		const question = DEMO_QUALITY[label] + (unit('question', r.question, label) - 0.5) * 0.9;
 		return {
 			...r,
 			score: question + (unit('physician', physician, r.question, label) - 0.5) * 0.8
@@ -277,7 +270,8 @@ async function seedRankings(db: Db, judges: DemoJudges): Promise<void> {
 /**
  * Stores demo judgements over the imported demo content (see importDemoContent): reviews in
  * both rounds with some disagreements and adjudications, a finished ranking study, an open
- * one, an open rubric study of patient questions with an automatic judge, and an official scoring run (hash:384 embedder) of the demo models.
+ * one, an open rubric study of patient questions with an automatic judge, an open pairwise study
+ * with most pairs judged, and an official scoring run (hash:384 embedder) of the demo models.
  */
 export async function seedDemoJudgements(
 	db: Db,
@@ -285,9 +279,10 @@ export async function seedDemoJudgements(
 	log: StepLog = silentLog
 ): Promise<void> {
 	await log.step('demo: reviews', () => seedReviews(db, judges));
-	// The rubric study first: the agreement page opens on the newest study with agreement figures,
-	// which stays the finished ranking study.
+	// The rubric and pairwise studies first: the agreement page opens on the newest study with
+	// agreement figures, which stays the finished ranking study.
 	await log.step('demo: rubric study', () => seedRubricStudy(db, judges));
+	await log.step('demo: pairwise study', () => seedPairwiseStudy(db, judges));
 	await log.step('demo: rankings', () => seedRankings(db, judges));
 	await log.step('demo: scoring run', async () => {
 		const models = await db

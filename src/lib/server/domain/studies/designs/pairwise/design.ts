@@ -140,8 +140,10 @@ async function splitIntoPairs(
 			${arrayLiteral(a)}::integer[], ${arrayLiteral(b)}::integer[]) as p(q, unit, a, b)
 		join study_question sq on sq.id = p.q
 		join study_question u on u.study_id = sq.study_id and u.unit = p.unit
-			and u.item_id is not distinct from sq.item_id
-			and u.set_question_id is not distinct from sq.set_question_id
+			-- Plain equalities (a unit has an item or a set question, never both): with IS NOT
+			-- DISTINCT FROM the planner can only nest loops, quadratic in the pairs.
+			and coalesce(u.item_id, 0) = coalesce(sq.item_id, 0)
+			and coalesce(u.set_question_id, 0) = coalesce(sq.set_question_id, 0)
 		cross join lateral (values (p.a, 1), (p.b, 2)) as side(candidate_id, k)
 		join candidate c on c.id = side.candidate_id
 		order by u.id, side.k`);
