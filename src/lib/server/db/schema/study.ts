@@ -178,6 +178,9 @@ export const studyPhysicianQuestion = pgTable(
 	},
 	(t) => [
 		primaryKey({ columns: [t.studyId, t.physicianId, t.position] }),
+		// The foreign key's own side: removing a study question (a pairwise study's opening replaces
+		// each question by its pairs) checks this table by it, not every physician's order.
+		index('study_physician_question_question_idx').on(t.studyQuestionId),
 		foreignKey({
 			name: 'study_physician_question_physician_fk',
 			columns: [t.studyId, t.physicianId],

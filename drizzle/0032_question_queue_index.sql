@@ -1,0 +1,1 @@
+CREATE INDEX "study_physician_question_question_idx" ON "study_physician_question" USING btree ("study_question_id");
