@@ -1,5 +1,16 @@
 import type { Db } from '../../db/client';
-import { rubricScoreRows, studyJudgeInput, subAspectsOf, type RubricReport } from '../studies';
+import {
+	preferenceRows,
+	rubricScoreRows,
+	STYLE_RESAMPLES,
+	studyJudgeInput,
+	subAspectsOf,
+	type ComparedLeaderboard,
+	type PairwiseReport,
+	type RubricReport
+} from '../studies';
+import { preferenceBattles } from '../../../stats/preference';
+import { tooFewUnits } from '../../../stats/bootstrap';
 import { toCsv } from '../../csv';
 import { zipStore } from '../../zip';
 import type { Interval, Stat } from '../../../stats/types';
@@ -353,6 +364,216 @@ export function rubricTables(r: RubricReport): Record<string, Table> {
 	};
 }
 
+/** A Bradley–Terry leaderboard's rows; no interval or rank range over too few questions. */
+function boardRows(rows: ComparedLeaderboard['rows'], questions: number) {
+	const few = tooFewUnits(questions, 'judged questions');
+	return rows.map((r, i) => {
+		const interval = r.rating.value === null ? r.interval : (few ?? r.interval);
+		const ranged = interval.low !== null;
+		return {
+			position: i + 1,
+			model: r.model,
+			...estimateCells({ stat: r.rating, interval }),
+			rank_best: ranged ? r.rankBest : null,
+			rank_worst: ranged ? r.rankWorst : null
+		};
+	});
+}
+
+const BOARD_COLUMNS = ['model', ...ESTIMATE_COLUMNS, 'rank_best', 'rank_worst'];
+
+const SHARE_COLUMNS = ['hits', 'n', 'share', 'low', 'high', 'level', 'reason'];
+
+function shareCells(p: PairwiseReport['verbosityBias']['overall']) {
+	return {
+		hits: p.hits,
+		n: p.n,
+		share: p.share.value,
+		low: p.interval?.low ?? null,
+		high: p.interval?.high ?? null,
+		level: p.interval?.level ?? null,
+		reason: p.share.reason ?? null
+	};
+}
+
+/** A pairwise study's tables, by name (see DEFINITIONS for each number). */
+export function pairwiseTables(r: PairwiseReport): Record<string, Table> {
+	const questions = r.leaderboard.questions;
+	const sc = r.styleControlled;
+	const styleBoard = sc
+		? Object.keys(sc.ratings)
+				.map((model) => ({
+					model,
+					rating: sc.ratings[model],
+					interval: sc.intervals?.ratings[model] ?? {
+						low: null,
+						high: null,
+						reason: 'no bootstrap requested'
+					},
+					rankBest: null,
+					rankWorst: null
+				}))
+				.sort(
+					(a, b) =>
+						(b.rating.value ?? -Infinity) - (a.rating.value ?? -Infinity) ||
+						a.model.localeCompare(b.model)
+				)
+		: [];
+	return {
+		pairwise_leaderboard: {
+			columns: ['board', 'questions', 'battles', 'position', ...BOARD_COLUMNS],
+			rows: [
+				{ board: 'overall', leaderboard: r.leaderboard },
+				...r.aspects.map((a) => ({ board: `aspect ${a.code}`, leaderboard: a.leaderboard }))
+			].flatMap(({ board, leaderboard }) =>
+				boardRows(leaderboard.rows, leaderboard.questions).map((row) => ({
+					board,
+					questions: leaderboard.questions,
+					battles: leaderboard.battles,
+					...row
+				}))
+			)
+		},
+		pairwise_leaderboard_length_controlled: {
+			columns: [
+				'position',
+				'model',
+				...ESTIMATE_COLUMNS,
+				'length_coefficient',
+				'length_low',
+				'length_high',
+				'length_reason'
+			],
+			rows: boardRows(styleBoard, questions).map((row) => {
+				const gamma = sc!.intervals?.lengthCoefficient;
+				return {
+					...row,
+					length_coefficient: sc!.lengthCoefficient.value,
+					length_low: gamma?.low ?? null,
+					length_high: gamma?.high ?? null,
+					length_reason: sc!.lengthCoefficient.reason ?? null
+				};
+			})
+		},
+		pairwise_matrix: {
+			columns: ['model', 'opponent', 'wins', 'ties', 'losses', 'n', 'win_share', 'reason'],
+			rows: r.matrix.cells.map((c) => ({
+				model: c.a,
+				opponent: c.b,
+				wins: c.wins,
+				ties: c.ties,
+				losses: c.losses,
+				n: c.n,
+				win_share: c.share.value,
+				reason: c.share.reason ?? null
+			}))
+		},
+		pairwise_position_bias: {
+			columns: ['physician', 'ties', ...SHARE_COLUMNS, 'flagged'],
+			rows: [r.positionBias.overall, ...r.positionBias.raters].map((p) => ({
+				physician: p.rater ?? 'all',
+				ties: p.ties,
+				...shareCells(p),
+				flagged: p.flagged
+			}))
+		},
+		pairwise_verbosity_bias: {
+			columns: ['band', 'ratio_low', 'ratio_high', ...SHARE_COLUMNS],
+			rows: [
+				{ band: 'all', ratio_low: null, ratio_high: null, ...shareCells(r.verbosityBias.overall) },
+				...r.verbosityBias.bands.map((b) => ({
+					band: b.high === null ? `>=${b.low}` : `${b.low}-${b.high}`,
+					ratio_low: b.low,
+					ratio_high: b.high,
+					...shareCells(b)
+				}))
+			]
+		},
+		pairwise_agreement: {
+			columns: ['coding', 'statistic', 'units', 'pairable_units', 'raters', 'value', 'reason'],
+			rows: (['threeWay', 'fourWay'] as const).flatMap((coding) =>
+				(['percentAgreement', 'cohenKappa', 'fleissKappa', 'alphaNominal'] as const).map(
+					(statistic) => ({
+						coding: coding === 'threeWay' ? 'three_way' : 'four_way',
+						statistic: STAT_NAMES[statistic],
+						units: r.agreement.units,
+						pairable_units: r.agreement.pairableUnits,
+						raters: r.agreement.raters,
+						...statCells(r.agreement[coding][statistic])
+					})
+				)
+			)
+		},
+		pairwise_judges: {
+			columns: [
+				'judge',
+				'pairs',
+				'agreement',
+				'majority_pairs',
+				'majority_agreement',
+				'kappa',
+				'reasons'
+			],
+			rows: r.judges.map((j) => ({
+				judge: j.judge,
+				pairs: j.pairs,
+				agreement: j.agreement.value,
+				majority_pairs: j.majorityPairs,
+				majority_agreement: j.majorityAgreement.value,
+				kappa: j.kappa.value,
+				reasons:
+					[j.agreement.reason, j.majorityAgreement.reason, j.kappa.reason]
+						.filter(Boolean)
+						.join('; ') || null
+			}))
+		}
+	};
+}
+
+const STAT_NAMES = {
+	percentAgreement: 'percent_agreement',
+	cohenKappa: 'cohen_kappa',
+	fleissKappa: 'fleiss_kappa',
+	alphaNominal: 'alpha_nominal'
+} as const;
+
+/** The Bradley–Terry leaderboards of a study and of the studies sharing its questions, as one table. */
+export function comparedLeaderboardTables(boards: {
+	own: ComparedLeaderboard[];
+	others: ComparedLeaderboard[];
+}): Record<string, Table> {
+	return {
+		compared_leaderboards: {
+			columns: [
+				'scope',
+				'study_id',
+				'study',
+				'design',
+				'leaderboard',
+				'questions',
+				'battles',
+				'position',
+				...BOARD_COLUMNS
+			],
+			rows: [
+				...boards.own.map((b) => ({ scope: 'this study', b })),
+				...boards.others.map((b) => ({ scope: 'shared questions', b }))
+			].flatMap(({ scope, b }) =>
+				boardRows(b.rows, b.questions).map((row) => ({
+					scope,
+					study_id: b.studyId,
+					study: b.study,
+					design: b.design,
+					leaderboard: b.label,
+					questions: b.questions,
+					battles: b.battles,
+					...row
+				}))
+			)
+		}
+	};
+}
+
 /** A table as CSV or JSON text. */
 export function renderTable(table: Table, format: 'csv' | 'json'): string {
 	if (format === 'csv') return toCsv(table.columns, table.rows);
@@ -396,6 +617,15 @@ rubric judge icc2_1: ICC(2,1), absolute agreement, with the judge and the physic
 rubric judge ranking: judges by overall pairwise accuracy, then overall Pearson's r, then name
 rubric judge preferences: the share of a judge's preferences between two answers that follow the physicians' mean scores (a judge tie ½; pairs the physicians tie or did not score left out)
 rubric judge points: per judge and answer, the judge's overall score against the answer's overall physician mean (the scatter plot)
+pairwise (leaderboards: cliniq stats bt battles.csv --bootstrap <resamples> --seed <seed>; battles.csv has one row per preference, model_a the left answer, FastChat's winner labels, and the two answers' lengths in characters)
+pairwise leaderboard: Bradley–Terry ratings (base 10, scale 400, a tie half a win each side, finite ratings centred to mean 1000), 95 % percentile intervals resampling questions, rank range from 1 + the models whose lower bound exceeds the model's upper bound to the models whose upper bound reaches its lower bound; a model that won or lost every comparison has no finite rating (reason given); no interval or rank range under 5 judged questions; board aspect <code>: the same from the per-aspect preferences
+pairwise leaderboard_length_controlled: the same fit with the standardised normalised length difference (len_a − len_b)/(len_a + len_b) as a covariate (LMArena's style control); its intervals take min(resamples, ${STYLE_RESAMPLES}) resamples; length_coefficient γ: log-odds per standard deviation of the length feature
+pairwise matrix: per ordered pair of models, the model's wins, ties (both kinds) and losses against the opponent, and its win share (wins + ½ ties) / n
+pairwise position bias: the share of non-tied judgements that chose the left answer, overall (all) and per physician, with a 95 % Wilson interval; flagged when the interval excludes 0.5
+pairwise verbosity bias: the share of non-tied judgements between answers of unequal length won by the longer answer, overall and per band of longer ÷ shorter length, with 95 % Wilson intervals
+pairwise agreement: per unit (a question and an unordered pair of models) the outcome coded by model (first / second in name order / tie; four-way: tie both good and both bad apart): percent agreement, Cohen's kappa (exactly 2 physicians), Fleiss' kappa (units judged by every physician), Krippendorff's alpha (nominal) — cliniq stats ratings on the units and outcomes of preferences.csv
+pairwise judges: per judge, the share of physician judgements of the pairs it judged with its three-way outcome; over the pairs with a physicians' majority, the share it matches and Cohen's kappa against that majority
+compared leaderboards: the Bradley–Terry leaderboards of this study (scope this study) and of every study sharing questions with it, fitted on the shared questions only (rankings give k(k−1)/2 battles per ranking, ties as ties; rubric studies per aspect the higher mean score wins)
 `;
 
 const csvOf = (columns: string[], rows: Record<string, unknown>[]) => toCsv(columns, rows);
@@ -470,6 +700,54 @@ export interface BundleReports {
 	study: StudyAgreement | null;
 	/** A rubric study's report (in place of `study`). */
 	rubric?: { studyId: number; report: RubricReport } | null;
+	/** A pairwise study's report (in place of `study`). */
+	pairwise?: { studyId: number; report: PairwiseReport } | null;
+	/** The study's Bradley–Terry leaderboards beside those of the studies sharing its questions. */
+	leaderboards?: { own: ComparedLeaderboard[]; others: ComparedLeaderboard[] } | null;
+}
+
+/**
+ * A pairwise study's judgements: `battles.csv` in the `cliniq stats bt` format (model_a is the
+ * left answer; the lengths let it fit the length-controlled leaderboard too) and
+ * `preferences.csv`, one row per judgement with its physician (renamed physician-1, -2 … by first
+ * appearance), sides and outcome.
+ */
+async function rawPairwiseFiles(db: Db, studyId: number) {
+	const rows = await preferenceRows(db, studyId);
+	const battles = preferenceBattles(rows);
+	const names = new Map<string, string>();
+	for (const r of rows) if (!names.has(r.rater)) names.set(r.rater, `physician-${names.size + 1}`);
+	return [
+		{
+			name: 'battles.csv',
+			content: csvOf(
+				['question', 'model_a', 'model_b', 'winner', 'length_a', 'length_b'],
+				battles.map((b, i) => ({
+					question: b.question,
+					model_a: b.modelA,
+					model_b: b.modelB,
+					winner: b.winner,
+					length_a: rows[i].leftLength,
+					length_b: rows[i].rightLength
+				}))
+			)
+		},
+		{
+			name: 'preferences.csv',
+			content: csvOf(
+				['question', 'physician', 'left', 'right', 'outcome', 'left_length', 'right_length'],
+				rows.map((r) => ({
+					question: r.question,
+					physician: names.get(r.rater),
+					left: r.left,
+					right: r.right,
+					outcome: r.outcome,
+					left_length: r.leftLength,
+					right_length: r.rightLength
+				}))
+			)
+		}
+	];
 }
 
 /**
@@ -544,6 +822,8 @@ export async function agreementBundleFiles(
 ): Promise<{ name: string; content: string }[]> {
 	const { verification, study } = reports;
 	const rubric = reports.rubric ?? null;
+	const pairwise = reports.pairwise ?? null;
+	const leaderboards = reports.leaderboards ?? null;
 	const files: { name: string; content: string }[] = [];
 	if (verification) {
 		const reviews = await reviewJudgements(db, verification.datasetId);
@@ -569,10 +849,13 @@ export async function agreementBundleFiles(
 		files.push(...rawStudyFiles(rows, scores, study));
 	}
 	if (rubric) files.push(...(await rawRubricFiles(db, rubric.studyId, rubric.report)));
+	if (pairwise) files.push(...(await rawPairwiseFiles(db, pairwise.studyId)));
 	const tables = {
 		...(verification ? verificationTables(verification) : {}),
 		...(study ? studyTables(study) : {}),
-		...(rubric ? rubricTables(rubric.report) : {})
+		...(rubric ? rubricTables(rubric.report) : {}),
+		...(pairwise ? pairwiseTables(pairwise.report) : {}),
+		...(leaderboards?.own.length ? comparedLeaderboardTables(leaderboards) : {})
 	};
 	for (const [name, table] of Object.entries(tables)) {
 		files.push({ name: `tables/${name}.csv`, content: renderTable(table, 'csv') });
@@ -580,10 +863,13 @@ export async function agreementBundleFiles(
 	}
 	const settings: BundleSettings = {
 		datasetId: verification?.datasetId ?? null,
-		studyId: study?.studyId ?? rubric?.studyId ?? null,
+		studyId: study?.studyId ?? rubric?.studyId ?? pairwise?.studyId ?? null,
 		resamples:
-			(verification ?? study)?.options.resamples ?? rubric?.report.bootstrap.resamples ?? 0,
-		seed: (verification ?? study)?.options.seed ?? rubric?.report.bootstrap.seed ?? '',
+			(verification ?? study)?.options.resamples ??
+			(rubric ?? pairwise)?.report.bootstrap.resamples ??
+			0,
+		seed:
+			(verification ?? study)?.options.seed ?? (rubric ?? pairwise)?.report.bootstrap.seed ?? '',
 		run: study?.run ?? null,
 		tagOrder: TAG_ORDER,
 		relevanceOrder: RELEVANCE_ORDER,
@@ -591,7 +877,17 @@ export async function agreementBundleFiles(
 	};
 	files.push({
 		name: 'statistics.json',
-		content: JSON.stringify({ verification, study, rubric: rubric?.report ?? null }, null, 1)
+		content: JSON.stringify(
+			{
+				verification,
+				study,
+				rubric: rubric?.report ?? null,
+				pairwise: pairwise?.report ?? null,
+				leaderboards
+			},
+			null,
+			1
+		)
 	});
 	files.push({ name: 'settings.json', content: JSON.stringify(settings, null, 1) });
 	files.push({ name: 'definitions.txt', content: DEFINITIONS });
