@@ -291,6 +291,6 @@ export const DESIGN_LABELS: Record<string, string> = {
 	evidence: 'Evidence'
 };
 
-/** A statistic to 2 decimals, or "undefined: <why>" (for a figure written inside a sentence). */
+/** A statistic to 2 decimals, or "undefined: <why>" (for a figure inside a sentence). */
 export const plainOrReason = (s: Stat, digits = 2) =>
-	s.value === null ? `undefined (${s.reason})` : num(s.value, digits);
+	s.value === null ? `undefined: ${s.reason}` : num(s.value, digits);
