@@ -207,9 +207,14 @@ describe('leaderboard presentation', () => {
 	it('scales the forest plot to whole steps around 1000', () => {
 		expect(forestScale([{ label: 'x', value: 1010, low: 960, high: 1130 }])).toEqual({
 			min: 950,
-			max: 1150
+			max: 1150,
+			ticks: [950, 1000, 1050, 1100, 1150]
 		});
-		expect(forestScale([])).toEqual({ min: 900, max: 1100 });
+		// A wide spread takes a larger step; 1000 is always on the axis.
+		expect(forestScale([{ label: 'x', value: 870, low: 776, high: 1301 }]).ticks).toEqual([
+			600, 800, 1000, 1200, 1400
+		]);
+		expect(forestScale([]).ticks).toEqual([975, 1000, 1025]);
 	});
 
 	it('compares two leaderboards by Kendall’s tau-b and Spearman’s rho over the models both rate', () => {

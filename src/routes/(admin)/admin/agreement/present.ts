@@ -230,13 +230,25 @@ export function forestRows(lines: BoardLine[]): ForestRow[] {
 	}));
 }
 
-/** The forest plot's axis: every value and interval end, widened to whole multiples of `step`. */
-export function forestScale(rows: ForestRow[], step = 50): { min: number; max: number } {
+/**
+ * The forest plot's axis: every value and interval end and 1000 (the mean rating), widened to
+ * whole multiples of a round step (25, 50, 100, 200, 250 or 500 points) giving at most 6 ticks.
+ */
+export function forestScale(rows: ForestRow[]): { min: number; max: number; ticks: number[] } {
 	const xs = rows.flatMap((r) => [r.value, r.low, r.high]).filter((v): v is number => v !== null);
-	if (!xs.length) return { min: 900, max: 1100 };
-	const min = Math.floor(Math.min(...xs, 1000) / step) * step;
-	const max = Math.ceil(Math.max(...xs, 1000) / step) * step;
-	return max > min ? { min, max } : { min: min - step, max: max + step };
+	const lo = Math.min(...xs, 1000);
+	const hi = Math.max(...xs, 1000);
+	const steps = [25, 50, 100, 200, 250, 500, 1000, 2000, 5000];
+	const step =
+		steps.find((s) => Math.ceil(hi / s) - Math.floor(lo / s) <= 5) ?? steps[steps.length - 1];
+	let min = Math.floor(lo / step) * step;
+	let max = Math.ceil(hi / step) * step;
+	if (max === min) [min, max] = [min - step, max + step];
+	const ticks = Array.from(
+		{ length: Math.round((max - min) / step) + 1 },
+		(_, i) => min + i * step
+	);
+	return { min, max, ticks };
 }
 
 /** A share with its (Wilson) interval: "39.3 % [23.6, 57.6 %]", or why it is undefined. */
