@@ -254,6 +254,33 @@ describeEachDb('pairwise studies on the agreement page and in the bundle', (h) =
 		);
 	});
 
+	it('sets the leaderboard of a ranking study of the same questions beside the pairwise one', async () => {
+		const { studyId, rankingStudyId } = await seedJudgedPairwiseStudy(h.db, { ranked: true });
+		const page = await dashboardReports(h.db, query(studyId));
+		const [ranked] = page.leaderboards!.result.others;
+		// 6 questions × 2 physicians × 4·3/2 pairs of the four ranked answers.
+		expect(ranked).toMatchObject({
+			studyId: rankingStudyId,
+			design: 'ranking',
+			label: 'Rankings',
+			questions: 6,
+			battles: 72
+		});
+		// Both physicians rank by strength but for one swap in every third question: the reference
+		// leads, meditron-7b trails.
+		expect(ranked.rows[0].model).toBe('reference');
+		expect(ranked.rows.at(-1)!.model).toBe('meditron-7b');
+		const files = await agreementBundleFiles(h.db, {
+			verification: null,
+			study: null,
+			leaderboards: page.leaderboards!.result
+		});
+		const compared = table(files, 'tables/compared_leaderboards.csv');
+		expect(compared.filter((r) => r.scope === 'shared questions').map((r) => r.model)).toEqual(
+			ranked.rows.map((r) => r.model)
+		);
+	});
+
 	it('withholds intervals and rank ranges over fewer than five questions, saying why', async () => {
 		const { studyId } = await seedJudgedPairwiseStudy(h.db, { questions: 3 });
 		const page = await dashboardReports(h.db, query(studyId));
