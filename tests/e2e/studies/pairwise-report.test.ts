@@ -2,7 +2,8 @@
 // leaderboard and its forest plot, the length-controlled leaderboard, the win matrix, position and
 // verbosity bias, agreement; the bundle with battles.csv and the pairwise tables; axe-core; the
 // screenshot of docs/guide-organiser.md. The study (three models and the reference, six questions,
-// every pair judged by two physicians) is written by the project's own fixture.
+// every pair judged by two physicians) and a ranking study of the same questions are written by
+// the project's own fixture.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -15,7 +16,7 @@ import { expect, loginAs, test } from '../fixtures';
 const STUDY = 'Pairwise e2e study';
 const JUDGED: PrepareDatabase = {
 	async prepare(db) {
-		await seedJudgedPairwiseStudy(db, { name: STUDY });
+		await seedJudgedPairwiseStudy(db, { name: STUDY, ranked: true });
 	}
 };
 
@@ -106,7 +107,17 @@ test('an organiser reads a pairwise study on the agreement page and downloads it
 		await expect(
 			page.getByRole('heading', { level: 2, name: 'Bradley–Terry leaderboards across designs' })
 		).toBeVisible();
-		await expect(page.getByText('No other study shares a question with this one.')).toBeVisible();
+		// The ranking study of the same questions, with how closely it orders the models.
+		await expect(
+			page.getByRole('row', {
+				name: /^Ranked on the same questions Ranking Rankings 6 4 -?\d\.\d{3} -?\d\.\d{3}$/
+			})
+		).toBeVisible();
+		await expect(
+			page.locator('table.board caption', {
+				hasText: 'Ranking study “Ranked on the same questions”'
+			})
+		).toBeVisible();
 		for (const t of ['pairwise_leaderboard', 'pairwise_matrix', 'compared_leaderboards'])
 			await expect(page.locator('ul.tables code', { hasText: new RegExp(`^${t}$`) })).toBeVisible();
 	});
