@@ -171,6 +171,21 @@ test('an organiser reads a pairwise study on the agreement page and downloads it
 			.locator('tbody th[scope=row]')
 			.allInnerTexts();
 		expect(rows.map((r) => r[model])).toEqual(shown);
+		// Each table also downloads on its own.
+		const matrix = await page.request.get(
+			`/admin/agreement/export/pairwise_matrix.csv?study=${studyId}`
+		);
+		expect(matrix.ok()).toBe(true);
+		expect(parseCsv(await matrix.text())[0]).toEqual([
+			'model',
+			'opponent',
+			'wins',
+			'ties',
+			'losses',
+			'n',
+			'win_share',
+			'reason'
+		]);
 	});
 
 	await test.step('photographs the leaderboard for the organiser guide', async () => {
