@@ -1,8 +1,15 @@
 import type { Db } from '../../db/client';
-import { rubricScoreRows, studyJudgeInput, subAspectsOf, type RubricReport } from '../studies';
+import {
+	rubricScoreRows,
+	STYLE_RESAMPLES,
+	studyJudgeInput,
+	subAspectsOf,
+	type ComparedLeaderboard,
+	type PairwiseReport,
+	type RubricReport
+} from '../studies';
 import { toCsv } from '../../csv';
 import { zipStore } from '../../zip';
-import type { Interval, Stat } from '../../../stats/types';
 import {
 	candidateScores,
 	rankingJudgements,
@@ -15,38 +22,14 @@ import {
 	RELEVANCE_ORDER,
 	RELEVANCE_STATS,
 	VERDICT_STATS,
-	type Estimate,
 	type PairAgreement,
 	type VerificationAgreement
 } from './verification';
+import { comparedLeaderboardTables, pairwiseTables, rawPairwiseFiles } from './pairwise-export';
+import { estimateCells, ESTIMATE_COLUMNS, statCells, type Table } from './tables';
 
-/** One exported table: its columns and rows. */
-export interface Table {
-	columns: string[];
-	rows: Record<string, unknown>[];
-}
-
-const ESTIMATE_COLUMNS = ['value', 'low', 'high', 'level', 'valid', 'resamples', 'reason'];
-
-function intervalCells(i: Interval) {
-	return i.low === null
-		? { low: null, high: null, interval_reason: i.reason }
-		: { low: i.low, high: i.high, level: i.level, valid: i.valid, resamples: i.resamples };
-}
-
-function estimateCells(e: Estimate) {
-	const { interval_reason, ...interval } = {
-		interval_reason: undefined as string | undefined,
-		...intervalCells(e.interval)
-	};
-	return {
-		value: e.stat.value,
-		...interval,
-		reason: e.stat.reason ?? (interval_reason ? `interval: ${interval_reason}` : null)
-	};
-}
-
-const statCells = (s: Stat) => ({ value: s.value, reason: s.reason ?? null });
+export type { Table };
+export { comparedLeaderboardTables, pairwiseTables };
 
 function pairRows(scope: string, group: string, a: PairAgreement) {
 	return [
@@ -396,6 +379,15 @@ rubric judge icc2_1: ICC(2,1), absolute agreement, with the judge and the physic
 rubric judge ranking: judges by overall pairwise accuracy, then overall Pearson's r, then name
 rubric judge preferences: the share of a judge's preferences between two answers that follow the physicians' mean scores (a judge tie ½; pairs the physicians tie or did not score left out)
 rubric judge points: per judge and answer, the judge's overall score against the answer's overall physician mean (the scatter plot)
+pairwise (leaderboards: cliniq stats bt battles.csv --bootstrap <resamples> --seed <seed>; battles.csv has one row per preference, model_a the left answer, FastChat's winner labels, and the two answers' lengths in characters)
+pairwise leaderboard: Bradley–Terry ratings (base 10, scale 400, a tie half a win each side, finite ratings centred to mean 1000), 95 % percentile intervals resampling questions, rank range from 1 + the models whose lower bound exceeds the model's upper bound to the models whose upper bound reaches its lower bound; a model that won or lost every comparison has no finite rating (reason given); no interval or rank range under 5 judged questions; board aspect <code>: the same from the per-aspect preferences
+pairwise leaderboard_length_controlled: the same fit with the standardised normalised length difference (len_a − len_b)/(len_a + len_b) as a covariate (LMArena's style control); its intervals take min(resamples, ${STYLE_RESAMPLES}) resamples; length_coefficient γ: log-odds per standard deviation of the length feature
+pairwise matrix: per ordered pair of models, the model's wins, ties (both kinds) and losses against the opponent, and its win share (wins + ½ ties) / n
+pairwise position bias: the share of non-tied judgements that chose the left answer, overall (all) and per physician, with a 95 % Wilson interval; flagged when the interval excludes 0.5
+pairwise verbosity bias: the share of non-tied judgements between answers of unequal length won by the longer answer, overall and per band of longer ÷ shorter length, with 95 % Wilson intervals
+pairwise agreement: per unit (a question and an unordered pair of models) the outcome coded by model (first / second in name order / tie; four-way: tie both good and both bad apart): percent agreement, Cohen's kappa (exactly 2 physicians), Fleiss' kappa (units judged by every physician), Krippendorff's alpha (nominal) — cliniq stats ratings on the units and outcomes of preferences.csv
+pairwise judges: per judge, the share of physician judgements of the pairs it judged with its three-way outcome; over the pairs with a physicians' majority, the share it matches and Cohen's kappa against that majority
+compared leaderboards: the Bradley–Terry leaderboards of this study (scope this study) and of every study sharing questions with it, fitted on the shared questions only (rankings give k(k−1)/2 battles per ranking, ties as ties; rubric studies per aspect the higher mean score wins)
 `;
 
 const csvOf = (columns: string[], rows: Record<string, unknown>[]) => toCsv(columns, rows);
@@ -470,6 +462,10 @@ export interface BundleReports {
 	study: StudyAgreement | null;
 	/** A rubric study's report (in place of `study`). */
 	rubric?: { studyId: number; report: RubricReport } | null;
+	/** A pairwise study's report (in place of `study`). */
+	pairwise?: { studyId: number; report: PairwiseReport } | null;
+	/** The study's Bradley–Terry leaderboards beside those of the studies sharing its questions. */
+	leaderboards?: { own: ComparedLeaderboard[]; others: ComparedLeaderboard[] } | null;
 }
 
 /**
@@ -544,6 +540,8 @@ export async function agreementBundleFiles(
 ): Promise<{ name: string; content: string }[]> {
 	const { verification, study } = reports;
 	const rubric = reports.rubric ?? null;
+	const pairwise = reports.pairwise ?? null;
+	const leaderboards = reports.leaderboards ?? null;
 	const files: { name: string; content: string }[] = [];
 	if (verification) {
 		const reviews = await reviewJudgements(db, verification.datasetId);
@@ -569,10 +567,13 @@ export async function agreementBundleFiles(
 		files.push(...rawStudyFiles(rows, scores, study));
 	}
 	if (rubric) files.push(...(await rawRubricFiles(db, rubric.studyId, rubric.report)));
+	if (pairwise) files.push(...(await rawPairwiseFiles(db, pairwise.studyId)));
 	const tables = {
 		...(verification ? verificationTables(verification) : {}),
 		...(study ? studyTables(study) : {}),
-		...(rubric ? rubricTables(rubric.report) : {})
+		...(rubric ? rubricTables(rubric.report) : {}),
+		...(pairwise ? pairwiseTables(pairwise.report) : {}),
+		...(leaderboards?.own.length ? comparedLeaderboardTables(leaderboards) : {})
 	};
 	for (const [name, table] of Object.entries(tables)) {
 		files.push({ name: `tables/${name}.csv`, content: renderTable(table, 'csv') });
@@ -580,10 +581,13 @@ export async function agreementBundleFiles(
 	}
 	const settings: BundleSettings = {
 		datasetId: verification?.datasetId ?? null,
-		studyId: study?.studyId ?? rubric?.studyId ?? null,
+		studyId: study?.studyId ?? rubric?.studyId ?? pairwise?.studyId ?? null,
 		resamples:
-			(verification ?? study)?.options.resamples ?? rubric?.report.bootstrap.resamples ?? 0,
-		seed: (verification ?? study)?.options.seed ?? rubric?.report.bootstrap.seed ?? '',
+			(verification ?? study)?.options.resamples ??
+			(rubric ?? pairwise)?.report.bootstrap.resamples ??
+			0,
+		seed:
+			(verification ?? study)?.options.seed ?? (rubric ?? pairwise)?.report.bootstrap.seed ?? '',
 		run: study?.run ?? null,
 		tagOrder: TAG_ORDER,
 		relevanceOrder: RELEVANCE_ORDER,
@@ -591,7 +595,17 @@ export async function agreementBundleFiles(
 	};
 	files.push({
 		name: 'statistics.json',
-		content: JSON.stringify({ verification, study, rubric: rubric?.report ?? null }, null, 1)
+		content: JSON.stringify(
+			{
+				verification,
+				study,
+				rubric: rubric?.report ?? null,
+				pairwise: pairwise?.report ?? null,
+				leaderboards
+			},
+			null,
+			1
+		)
 	});
 	files.push({ name: 'settings.json', content: JSON.stringify(settings, null, 1) });
 	files.push({ name: 'definitions.txt', content: DEFINITIONS });

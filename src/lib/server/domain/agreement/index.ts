@@ -10,6 +10,8 @@ export { dashboardReports, readDashboardQuery } from './dashboard';
 export {
 	agreementBundle,
 	agreementBundleFiles,
+	comparedLeaderboardTables,
+	pairwiseTables,
 	renderTable,
 	rubricTables,
 	studyTables,

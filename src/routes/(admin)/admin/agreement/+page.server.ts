@@ -1,6 +1,7 @@
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { dashboardReports, readDashboardQuery } from '$lib/server/domain/agreement';
+import { STYLE_RESAMPLES } from '$lib/server/domain/studies';
 import { thin } from './present';
 import type { PageServerLoad } from './$types';
 
@@ -22,5 +23,5 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 			)
 		}
 	};
-	return { ...reports, rubric, now: new Date() };
+	return { ...reports, rubric, styleResamples: STYLE_RESAMPLES, now: new Date() };
 };

@@ -1,4 +1,6 @@
 // How the dashboard writes statistics: fixed decimals, intervals in brackets, reasons in words.
+import { tooFewUnits } from '$lib/stats/bootstrap';
+import { kendallTauB, spearman } from '$lib/stats/correlation';
 import type { Interval, Stat } from '$lib/stats/types';
 
 export interface Estimate {
@@ -109,3 +111,198 @@ export const RUBRIC_STAT_LABELS: Record<string, string> = {
 	alpha_interval: 'Alpha (interval)',
 	qwk: 'QWK'
 };
+
+// Pairwise studies and Bradley–Terry leaderboards.
+
+/** A Bradley–Terry leaderboard's row as the stats module gives it. */
+export interface BoardRow {
+	model: string;
+	rating: Stat;
+	interval: Interval;
+	rankBest: number | null;
+	rankWorst: number | null;
+}
+
+/** A leaderboard line as the page prints it: what to show and why something is missing. */
+export interface BoardLine {
+	rank: number | null;
+	model: string;
+	rating: Stat;
+	interval: Interval;
+	/** "1", "1–3", or null when the model has no interval. */
+	rankRange: string | null;
+	battles: number | null;
+}
+
+/**
+ * No interval over fewer than MIN_INTERVAL_UNITS questions: a bootstrap that resamples two or three
+ * questions says nothing about the next question. Null when there are enough.
+ */
+export const fewQuestions = (questions: number) => tooFewUnits(questions, 'judged questions');
+
+/** "1" or "1–3": the ranks a model's interval allows. */
+export function rankRangeText(best: number | null, worst: number | null): string | null {
+	if (best === null || worst === null) return null;
+	return best === worst ? String(best) : `${best}–${worst}`;
+}
+
+/** A rating on the Bradley–Terry scale (whole points), or why there is none. */
+export const ratingText = (s: Stat) =>
+	s.value === null ? `no rating: ${s.reason}` : s.value.toFixed(0);
+
+/**
+ * A leaderboard's lines: rated models ranked 1, 2, … in the given order (best first), unrated ones
+ * last without a rank; intervals and rank ranges withheld (with the reason) over too few
+ * questions; `battles` per model when known.
+ */
+export function boardLines(
+	rows: BoardRow[],
+	questions: number,
+	battles: Record<string, number> = {}
+): BoardLine[] {
+	const few = fewQuestions(questions);
+	let rank = 0;
+	return rows.map((r) => {
+		const interval = r.rating.value === null ? r.interval : (few ?? r.interval);
+		return {
+			rank: r.rating.value === null ? null : ++rank,
+			model: r.model,
+			rating: r.rating,
+			interval,
+			rankRange: interval.low === null ? null : rankRangeText(r.rankBest, r.rankWorst),
+			battles: battles[r.model] ?? null
+		};
+	});
+}
+
+/** Battles each model took part in, from the win matrix (cells are ordered pairs: count a's). */
+export function battlesPerModel(cells: { a: string; n: number }[]): Record<string, number> {
+	const out: Record<string, number> = {};
+	for (const c of cells) out[c.a] = (out[c.a] ?? 0) + c.n;
+	return out;
+}
+
+/**
+ * The length-controlled fit as leaderboard rows (best first; no rank ranges: they are the plain
+ * leaderboard's), each rating with its interval or why there is none.
+ */
+export function styleRows(sc: {
+	ratings: Record<string, Stat>;
+	intervals?: { ratings: Record<string, Interval> };
+}): BoardRow[] {
+	return Object.entries(sc.ratings)
+		.map(([model, rating]) => ({
+			model,
+			rating,
+			interval: sc.intervals?.ratings[model] ?? {
+				low: null,
+				high: null,
+				reason: 'no bootstrap requested'
+			},
+			rankBest: null,
+			rankWorst: null
+		}))
+		.sort(
+			(a, b) =>
+				(b.rating.value ?? -Infinity) - (a.rating.value ?? -Infinity) ||
+				a.model.localeCompare(b.model)
+		);
+}
+
+/** One row of the forest plot: a rating and its interval, or the reason for either's absence. */
+export interface ForestRow {
+	label: string;
+	value: number | null;
+	low: number | null;
+	high: number | null;
+	reason?: string;
+	intervalReason?: string;
+}
+
+export function forestRows(lines: BoardLine[]): ForestRow[] {
+	return lines.map((l) => ({
+		label: l.model,
+		value: l.rating.value,
+		low: l.interval.low,
+		high: l.interval.high,
+		reason: l.rating.reason,
+		intervalReason: l.interval.low === null ? l.interval.reason : undefined
+	}));
+}
+
+/**
+ * The forest plot's axis: every value and interval end and 1000 (the mean rating), widened to
+ * whole multiples of a round step (25, 50, 100, 200, 250 or 500 points) giving at most 6 ticks.
+ */
+export function forestScale(rows: ForestRow[]): { min: number; max: number; ticks: number[] } {
+	const xs = rows.flatMap((r) => [r.value, r.low, r.high]).filter((v): v is number => v !== null);
+	const lo = Math.min(...xs, 1000);
+	const hi = Math.max(...xs, 1000);
+	const steps = [25, 50, 100, 200, 250, 500, 1000, 2000, 5000];
+	const step =
+		steps.find((s) => Math.ceil(hi / s) - Math.floor(lo / s) <= 5) ?? steps[steps.length - 1];
+	let min = Math.floor(lo / step) * step;
+	let max = Math.ceil(hi / step) * step;
+	if (max === min) [min, max] = [min - step, max + step];
+	const ticks = Array.from(
+		{ length: Math.round((max - min) / step) + 1 },
+		(_, i) => min + i * step
+	);
+	return { min, max, ticks };
+}
+
+/** A share with its (Wilson) interval: "39.3 % [23.6, 57.6 %]", or why it is undefined. */
+export function proportionText(p: {
+	share: Stat;
+	interval: { low: number; high: number } | null;
+}): string {
+	if (p.share.value === null) return `no value: ${p.share.reason}`;
+	const i = p.interval;
+	return i
+		? `${pct(p.share.value)} [${(i.low * 100).toFixed(1)}, ${(i.high * 100).toFixed(1)} %]`
+		: pct(p.share.value);
+}
+
+/** A length-ratio band (longer ÷ shorter answer): "1–1.25×", "2× or more". */
+export const bandLabel = (b: { low: number; high: number | null }) =>
+	b.high === null ? `${b.low}× or more` : `${b.low}–${b.high}×`;
+
+/** A win-matrix cell's text: "5–3–4" (wins–ties–losses) or "never met". */
+export const cellText = (c: { wins: number; ties: number; losses: number; n: number }) =>
+	c.n === 0 ? 'never met' : `${c.wins}–${c.ties}–${c.losses}`;
+
+/**
+ * How closely two leaderboards order the models both rate: Kendall's tau-b and Spearman's rho of
+ * their ratings over the shared models (each undefined, with its reason, under 2 shared models).
+ */
+export function rankAgreement(
+	a: BoardRow[],
+	b: BoardRow[]
+): { shared: number; tau: Stat; rho: Stat } {
+	const theirs = new Map(b.map((r) => [r.model, r.rating.value]));
+	const x: number[] = [];
+	const y: number[] = [];
+	for (const r of a) {
+		const other = theirs.get(r.model);
+		if (r.rating.value === null || other === null || other === undefined) continue;
+		x.push(r.rating.value);
+		y.push(other);
+	}
+	const few = { value: null, reason: `needs 2 models rated in both; has ${x.length}` } as const;
+	return {
+		shared: x.length,
+		tau: x.length < 2 ? few : kendallTauB(x, y),
+		rho: x.length < 2 ? few : spearman(x, y)
+	};
+}
+
+export const DESIGN_LABELS: Record<string, string> = {
+	ranking: 'Ranking',
+	rubric: 'Rubric',
+	pairwise: 'Pairwise',
+	evidence: 'Evidence'
+};
+
+/** A statistic to 2 decimals, or "undefined: <why>" (for a figure inside a sentence). */
+export const plainOrReason = (s: Stat, digits = 2) =>
+	s.value === null ? `undefined: ${s.reason}` : num(s.value, digits);

@@ -3,8 +3,10 @@ import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import {
 	agreementBundle,
+	comparedLeaderboardTables,
 	dashboardReports,
 	readDashboardQuery,
+	pairwiseTables,
 	renderTable,
 	rubricTables,
 	studyTables,
@@ -27,7 +29,7 @@ function download(body: string | Uint8Array, file: string, type: string) {
 export const GET: RequestHandler = async ({ locals, params, url }) => {
 	requireRole(locals, 'organiser', url);
 	const db = getDb();
-	const { verification, study, rubric, query } = await dashboardReports(
+	const { verification, study, rubric, pairwise, leaderboards, query } = await dashboardReports(
 		db,
 		readDashboardQuery(url.searchParams)
 	);
@@ -41,7 +43,9 @@ export const GET: RequestHandler = async ({ locals, params, url }) => {
 		const zip = await agreementBundle(db, {
 			verification: verification?.result ?? null,
 			study: study?.result ?? null,
-			rubric: rubric && query.study ? { studyId: query.study, report: rubric.result } : null
+			rubric: rubric && query.study ? { studyId: query.study, report: rubric.result } : null,
+			pairwise: pairwise && query.study ? { studyId: query.study, report: pairwise.result } : null,
+			leaderboards: leaderboards?.result ?? null
 		});
 		return download(zip, `agreement-${suffix}-${isoDate()}.zip`, 'application/zip');
 	}
@@ -50,7 +54,9 @@ export const GET: RequestHandler = async ({ locals, params, url }) => {
 	const tables = {
 		...(verification ? verificationTables(verification.result) : {}),
 		...(study ? studyTables(study.result) : {}),
-		...(rubric ? rubricTables(rubric.result) : {})
+		...(rubric ? rubricTables(rubric.result) : {}),
+		...(pairwise ? pairwiseTables(pairwise.result) : {}),
+		...(leaderboards?.result.own.length ? comparedLeaderboardTables(leaderboards.result) : {})
 	};
 	const table = Object.hasOwn(tables, match[1]) ? tables[match[1]] : undefined;
 	if (!table) error(404, `There is no table "${match[1]}" for this dataset and study.`);
