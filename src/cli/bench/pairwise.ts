@@ -112,9 +112,8 @@ async function judgingBench(io: Io, kind: DatabaseKind, o: PairwiseBenchOptions)
 		io.stdout(
 			`  pairwise, ${name}: seeded ${o.questions.toLocaleString('en')} questions × ${MODELS + 1} answers and opened the study (its pairs made) in ${since(t)} s; ${o.physicians} concurrent clients`
 		);
-		// The report's study is opened before any physician's order exists: deleting the question
-		// units an opening replaces checks every order row (study_physician_question has no index
-		// on its question), which at 50 physicians × 14,000 pairs took minutes.
+		// The report's study is opened before any physician's order exists, so the judging phase
+		// measures one study's orders only.
 		const reportQuestions = o.reportQuestions[kind];
 		let reportStudy = study.id;
 		if (reportQuestions !== o.questions) {

@@ -1,8 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { main } from '../../../../cli/main';
 import { parseCsv } from '../../csv';
 import { describeEachDb } from '../../db/testing';
 import { insertPreferenceJudge, seedJudgedPairwiseStudy } from '../../fixtures/pairwise-report';
@@ -191,22 +187,7 @@ describeEachDb('pairwise studies on the agreement page and in the bundle', (h) =
 			judgements.map((j) => label[j.outcome]).sort()
 		);
 		expect(battles.every((b) => Number(b.length_a) > 0 && Number(b.length_b) > 0)).toBe(true);
-		// `cliniq stats bt` on battles.csv with the bundle's resamples and seed prints the page's
-		// ratings and intervals.
-		const path = join(mkdtempSync(join(tmpdir(), 'cliniq-pairwise-')), 'battles.csv');
-		writeFileSync(path, files.find((f) => f.name === 'battles.csv')!.content);
-		const out: string[] = [];
-		const code = await main(['stats', 'bt', path, '--bootstrap', '60', '--seed', 'pw'], {
-			stdout: (x) => out.push(x),
-			stderr: () => {}
-		});
-		expect(code).toBe(0);
-		const cli = JSON.parse(out.join('\n'));
-		for (const row of r.leaderboard.rows) {
-			expect(cli.ratings[row.model]).toBeCloseTo(row.rating.value!, 9);
-			expect(cli.ci.ratings[row.model][0]).toBeCloseTo(row.interval.low!, 9);
-			expect(cli.ci.ratings[row.model][1]).toBeCloseTo(row.interval.high!, 9);
-		}
+		// `cliniq stats bt` reads it back to the page's ratings: src/cli/stats-bt-bundle.test.ts.
 		const preferences = table(files, 'preferences.csv');
 		expect(new Set(preferences.map((p) => p.physician))).toEqual(
 			new Set(['physician-1', 'physician-2'])

@@ -15,7 +15,7 @@ import {
 	warningCount,
 	type ImportCounts
 } from './import-errors';
-import { refreshPlannerStatistics } from './statistics';
+import { refreshPlannerStatistics } from '../../db/planner-statistics';
 import { TEXT_LIMITS, unstorableStrings } from '../../../schemas/text';
 import { chunk } from '../../db/chunk';
 import type { ImportActor, QaImportFile } from './qa-import';

@@ -29,7 +29,7 @@ import {
 	type RecordText
 } from './json-records';
 import { sampleImportedItems } from '../verification';
-import { refreshPlannerStatistics } from './statistics';
+import { refreshPlannerStatistics } from '../../db/planner-statistics';
 
 /** A file whose whole text is at hand. */
 export interface ImportFile {

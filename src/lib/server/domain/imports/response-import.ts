@@ -17,7 +17,7 @@ import {
 	type ImportCounts,
 	type ImportWarning
 } from './import-errors';
-import { refreshPlannerStatistics } from './statistics';
+import { refreshPlannerStatistics } from '../../db/planner-statistics';
 import { TEXT_LIMITS, unstorableStrings } from '../../../schemas/text';
 import { chunk } from '../../db/chunk';
 import type { ImportActor, ImportFile, QaImportFile } from './qa-import';

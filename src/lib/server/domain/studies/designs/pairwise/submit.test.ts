@@ -1,4 +1,4 @@
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
 	assignment,
@@ -10,6 +10,7 @@ import {
 	pairwiseStudy,
 	studyQuestion
 } from '../../../../db/schema';
+import { rowsOf } from '../../../../db/client';
 import { describeEachDb } from '../../../../db/testing';
 import { insertUsers } from '../../../../fixtures/ranking';
 import { insertRubric, seedQuestionSet } from '../../../../fixtures/rubric';
@@ -104,6 +105,43 @@ describeEachDb('pairwise studies', (h) => {
 		await changeStudyState(h.db, s.id, 'open', organiser, { confirm: true });
 		return s.id;
 	}
+	it('tells the planner about the pairs a first opening writes', async () => {
+		// 40 questions × (7 models + the reference) = 1,120 pairs: enough to refresh the statistics.
+		const set = await seedQuestionSet(h.db, {
+			questions: 40,
+			models: ['a', 'b', 'c', 'd', 'e', 'f', 'g'],
+			name: 'Many pairs'
+		});
+		const s = await createStudy(
+			h.db,
+			{
+				name: 'Many pairs',
+				design: 'pairwise',
+				questionSetId: set.questionSetId,
+				selection: { types: [] },
+				modelIds: set.modelIds,
+				ratersPerQuestion: 2
+			},
+			organiser
+		);
+		await changeStudyState(h.db, s.id, 'open', organiser, { confirm: true });
+		const [{ units }] = await h.db
+			.select({ units: count() })
+			.from(studyQuestion)
+			.where(eq(studyQuestion.studyId, s.id));
+		expect(units).toBe(40 * 28);
+		const known = rowsOf<{ relname: string; rows: number }>(
+			await h.db.execute(sql`
+				select relname, reltuples::float8 as rows from pg_class
+				where relname in ('study_question', 'candidate') order by relname`)
+		);
+		// What the planner believes each table holds (-1 or 0 when never analysed).
+		expect(known.map((r) => [r.relname, Number(r.rows) >= units])).toEqual([
+			['candidate', true],
+			['study_question', true]
+		]);
+	});
+
 	async function claim(studyId: number, physician: string): Promise<Assigned | null> {
 		const c = await claimNext(h.db, studyId, physician, new Date(), { view: true });
 		return c.status === 'assigned' ? c : null;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { rowsOf, type Db } from '../../db/client';
+import { rowsOf, type Db } from './client';
 
 /** Rows written after which an import refreshes the planner's statistics, whatever the size. */
 const ROWS_FOR_ANALYZE = 1000;
@@ -7,7 +7,7 @@ const ROWS_FOR_ANALYZE = 1000;
 const GROWTH_FOR_ANALYZE = 0.1;
 
 /**
- * After an import has committed: when it wrote at least 1,000 rows, or at least 10 % of what the
+ * After an import or a study's first opening has committed: when it wrote at least 1,000 rows, or at least 10 % of what the
  * planner believes the first table holds (a table never analysed counts as empty), runs ANALYZE
  * on the tables it filled, so that plans and estimated counts (the items page) see the new rows
  * at once instead of after autovacuum's next pass. ANALYZE takes no lock that blocks reads or
