@@ -22,6 +22,7 @@ describeEachDb('start-up account', (h) => {
 			'demo: content',
 			'demo: reviews',
 			'demo: rubric study',
+			'demo: pairwise study',
 			'demo: rankings',
 			'demo: scoring run'
 		]);
