@@ -55,5 +55,8 @@ export async function startRanking(
 		.getByRole('button')
 		.click();
 	await expect(page).toHaveURL(/\/rank\/q\/[a-z2-9]{24}$/);
+	// The shortcuts button is rendered once the page's script runs: a click before that would post
+	// the form without the page's checks (on a loaded machine, seconds after the URL changes).
+	await expect(page.getByRole('button', { name: /Keyboard shortcuts/ })).toBeVisible();
 	return { context, page };
 }
