@@ -19,7 +19,8 @@ import { toSafeCsv } from '../../../../csv';
 import type { PreferenceOutcome } from '../../../../../constants';
 import type { BattleWinner } from '../../../../../stats/bradley-terry';
 import { questionKeySql } from '../../question-key';
-import { pairwiseAspectPreference, pairwiseJudgement } from './schema';
+import { pairwiseJudgement } from './schema';
+import { aspectPreferencesOf } from './statistics';
 
 const leftAnswer = alias(candidate, 'left_answer');
 const rightAnswer = alias(candidate, 'right_answer');
@@ -173,21 +174,7 @@ export async function exportPairwiseJudgements(
 		.leftJoin(rightModel, eq(rightModel.id, rightAnswer.modelId))
 		.where(eq(studyTable.id, studyId))
 		.orderBy(asc(pairwiseJudgement.id));
-	const aspectRows = await db
-		.select({
-			judgementId: pairwiseAspectPreference.judgementId,
-			aspect: pairwiseAspectPreference.aspect,
-			outcome: pairwiseAspectPreference.outcome
-		})
-		.from(pairwiseAspectPreference)
-		.innerJoin(pairwiseJudgement, eq(pairwiseJudgement.id, pairwiseAspectPreference.judgementId))
-		.innerJoin(assignment, eq(assignment.id, pairwiseJudgement.assignmentId))
-		.innerJoin(studyQuestion, eq(studyQuestion.id, assignment.studyQuestionId))
-		.where(eq(studyQuestion.studyId, studyId))
-		.orderBy(asc(pairwiseAspectPreference.aspect));
-	const aspectsOf = new Map<number, Record<string, AspectShown>>();
-	for (const a of aspectRows)
-		aspectsOf.set(a.judgementId, { ...aspectsOf.get(a.judgementId), [a.aspect]: a.outcome });
+	const aspectsOf = await aspectPreferencesOf(db, studyId);
 	return rows.map((r) => {
 		const left = r.leftReference ? 'reference' : (r.leftModel ?? 'unknown');
 		const right = r.rightReference ? 'reference' : (r.rightModel ?? 'unknown');

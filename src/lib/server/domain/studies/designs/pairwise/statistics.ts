@@ -74,20 +74,7 @@ export async function preferenceRows(db: Db, studyId: number): Promise<StoredPre
 		.leftJoin(rightModel, eq(rightModel.id, rightAnswer.modelId))
 		.where(eq(studyQuestion.studyId, studyId))
 		.orderBy(asc(pairwiseJudgement.id));
-	const aspects = await db
-		.select({
-			judgementId: pairwiseAspectPreference.judgementId,
-			aspect: pairwiseAspectPreference.aspect,
-			outcome: pairwiseAspectPreference.outcome
-		})
-		.from(pairwiseAspectPreference)
-		.innerJoin(pairwiseJudgement, eq(pairwiseJudgement.id, pairwiseAspectPreference.judgementId))
-		.innerJoin(assignment, eq(assignment.id, pairwiseJudgement.assignmentId))
-		.innerJoin(studyQuestion, eq(studyQuestion.id, assignment.studyQuestionId))
-		.where(eq(studyQuestion.studyId, studyId));
-	const aspectsOf = new Map<number, Record<string, 'left' | 'right' | 'tie'>>();
-	for (const a of aspects)
-		aspectsOf.set(a.judgementId, { ...aspectsOf.get(a.judgementId), [a.aspect]: a.outcome });
+	const aspectsOf = await aspectPreferencesOf(db, studyId);
 	return rows.map((r) => ({
 		judgementId: r.judgementId,
 		question: r.question,
@@ -302,3 +289,25 @@ export async function pairwiseReport(
 	};
 }
 export type PairwiseReport = NonNullable<Awaited<ReturnType<typeof pairwiseReport>>>;
+
+/** Each judgement's aspect preferences (as shown: left, right, tie) in a study, by judgement id. */
+export async function aspectPreferencesOf(
+	db: Db,
+	studyId: number
+): Promise<Map<number, Record<string, 'left' | 'right' | 'tie'>>> {
+	const rows = await db
+		.select({
+			judgementId: pairwiseAspectPreference.judgementId,
+			aspect: pairwiseAspectPreference.aspect,
+			outcome: pairwiseAspectPreference.outcome
+		})
+		.from(pairwiseAspectPreference)
+		.innerJoin(pairwiseJudgement, eq(pairwiseJudgement.id, pairwiseAspectPreference.judgementId))
+		.innerJoin(assignment, eq(assignment.id, pairwiseJudgement.assignmentId))
+		.innerJoin(studyQuestion, eq(studyQuestion.id, assignment.studyQuestionId))
+		.where(eq(studyQuestion.studyId, studyId))
+		.orderBy(asc(pairwiseAspectPreference.aspect));
+	const of = new Map<number, Record<string, 'left' | 'right' | 'tie'>>();
+	for (const a of rows) of.set(a.judgementId, { ...of.get(a.judgementId), [a.aspect]: a.outcome });
+	return of;
+}
