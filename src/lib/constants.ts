@@ -24,7 +24,9 @@ export const IMPORT_KINDS = [
 	'responses',
 	'questions',
 	'set_responses',
-	'judge'
+	'judge',
+	'documents',
+	'runs'
 ] as const;
 
 /** Why an import is rejected (an error without a kind is a bad value, or the file itself). */
@@ -105,12 +107,50 @@ export type QuestionType = QaType | 'free_text';
 export const QUESTION_TYPES = [...QA_TYPES, 'free_text'] as const;
 
 /** What raters do in a study: each design is one folder under domain/studies/designs/. */
-export const STUDY_DESIGNS = ['ranking', 'rubric', 'pairwise'] as const;
+export const STUDY_DESIGNS = ['ranking', 'rubric', 'pairwise', 'evidence'] as const;
 export type StudyDesign = (typeof STUDY_DESIGNS)[number];
 export const STUDY_DESIGN_LABELS: Record<StudyDesign, string> = {
 	ranking: 'Ranking (order every answer, tag each good / okay / bad)',
 	rubric: 'Rubric (score each answer on sub-aspects)',
-	pairwise: 'Pairwise (prefer one of two answers, or a tie)'
+	pairwise: 'Pairwise (prefer one of two answers, or a tie)',
+	evidence: 'Evidence (judge each sentence against the documents it cites)'
+};
+
+/**
+ * How an evidence study asks for relations and relevance: per assertion the assessor marks in a
+ * sentence (as the TREC BioGen guidelines describe), or per sentence (as the 2024 assessment file
+ * records them).
+ */
+export const EVIDENCE_MODES = ['assertion', 'sentence'] as const;
+export type EvidenceMode = (typeof EVIDENCE_MODES)[number];
+export const EVIDENCE_MODE_LABELS: Record<EvidenceMode, string> = {
+	assertion: 'Per assertion: mark each assertion of a sentence, then judge it',
+	sentence: 'Per sentence: judge each sentence as a whole'
+};
+/** What a cited document says of an assertion. */
+export const EVIDENCE_RELATIONS = [
+	'supports',
+	'partially_supports',
+	'contradicts',
+	'neutral',
+	'not_relevant'
+] as const;
+export type EvidenceRelation = (typeof EVIDENCE_RELATIONS)[number];
+export const EVIDENCE_RELATION_LABELS: Record<EvidenceRelation, string> = {
+	supports: 'Supports',
+	partially_supports: 'Partially supports',
+	contradicts: 'Contradicts',
+	neutral: 'Neutral',
+	not_relevant: 'Not relevant'
+};
+/** Whether an assertion belongs in the answer. */
+export const EVIDENCE_RELEVANCES = ['required', 'unnecessary', 'borderline', 'inappropriate'] as const;
+export type EvidenceRelevance = (typeof EVIDENCE_RELEVANCES)[number];
+export const EVIDENCE_RELEVANCE_LABELS: Record<EvidenceRelevance, string> = {
+	required: 'Required',
+	unnecessary: 'Unnecessary',
+	borderline: 'Borderline',
+	inappropriate: 'Inappropriate (may harm)'
 };
 
 /** A pairwise judgement, as shown: the left answer better, the right one, or a tie of either kind. */

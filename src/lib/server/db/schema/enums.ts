@@ -24,7 +24,10 @@ import {
 	SCORING_MODES,
 	SCORING_CORPUS_KINDS,
 	JOB_STATES,
-	QUEUE_ORDERS
+	QUEUE_ORDERS,
+	EVIDENCE_MODES,
+	EVIDENCE_RELATIONS,
+	EVIDENCE_RELEVANCES
 } from '../../../constants';
 
 export const qaType = pgEnum('qa_type', QA_TYPES);
@@ -50,3 +53,6 @@ export const scoringMode = pgEnum('scoring_mode', SCORING_MODES);
 export const scoringCorpusKind = pgEnum('scoring_corpus_kind', SCORING_CORPUS_KINDS);
 export const jobState = pgEnum('job_state', JOB_STATES);
 export const queueOrder = pgEnum('queue_order', QUEUE_ORDERS);
+export const evidenceMode = pgEnum('evidence_mode', EVIDENCE_MODES);
+export const evidenceRelation = pgEnum('document_relation', EVIDENCE_RELATIONS);
+export const evidenceRelevance = pgEnum('evidence_relevance', EVIDENCE_RELEVANCES);

@@ -10,4 +10,6 @@ export * from './agreement';
 export * from './question-set';
 export * from '../../domain/studies/designs/rubric/schema';
 export * from '../../domain/studies/designs/pairwise/schema';
+export * from './document';
+export * from '../../domain/studies/designs/evidence/schema';
 export * from '../relations';

@@ -101,3 +101,4 @@ export {
 	type PairwiseExportRow
 } from './designs/pairwise';
 export { compareLeaderboards, type ComparedLeaderboard } from './battles';
+export * from './designs/evidence';

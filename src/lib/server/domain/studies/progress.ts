@@ -183,13 +183,14 @@ export async function studyProgress(db: Db, studyId: number, now = new Date()) {
 			select u.pseudonym as physician,
 				count(*) filter (where a.state = 'submitted')::int as submitted,
 				count(*) filter (where a.state = 'leased' and a.lease_expires_at > now())::int as leased,
-				(percentile_cont(0.5) within group (order by coalesce(r.time_on_task_ms, j.time_on_task_ms, p.time_on_task_ms)) / 1000)::float8 as "medianSeconds"
+				(percentile_cont(0.5) within group (order by coalesce(r.time_on_task_ms, j.time_on_task_ms, p.time_on_task_ms, e.time_on_task_ms)) / 1000)::float8 as "medianSeconds"
 			from assignment a
 			join study_question q on q.id = a.study_question_id
 			join "user" u on u.id = a.physician_id
 			left join ranking r on r.assignment_id = a.id
 			left join rubric_judgement j on j.assignment_id = a.id
 			left join pairwise_judgement p on p.assignment_id = a.id
+			left join evidence_assessment e on e.assignment_id = a.id and e.submitted_at is not null
 			where q.study_id = ${studyId}
 			group by u.pseudonym
 			order by submitted desc, u.pseudonym`)

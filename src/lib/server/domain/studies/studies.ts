@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { DETAIL_CHOICES, PAIRINGS, QA_TYPES, STUDY_DESIGNS } from '../../../constants';
+import { DETAIL_CHOICES, EVIDENCE_MODES, PAIRINGS, QA_TYPES, STUDY_DESIGNS } from '../../../constants';
 import type { Db, Tx } from '../../db/client';
 import {
 	candidate,
@@ -60,6 +60,8 @@ export const studyInputSchema = z.object({
 	pairsPerQuestion: z.number().int().min(1).max(351).optional(),
 	/** Pairwise studies: the seed of the balanced sample (drawn when not given). */
 	pairSeed: z.string().trim().max(100).optional(),
+	/** Evidence studies: relations and relevance per assertion (the guidelines) or per sentence. */
+	evidenceMode: z.enum(EVIDENCE_MODES).default('assertion'),
 	instructions: z.string().max(20_000, 'is longer than 20,000 characters').default(''),
 	selection: selectionSchema,
 	modelIds: z
@@ -352,7 +354,8 @@ export async function createStudy(
 				rubricId: data.rubricId,
 				pairing: data.pairing,
 				pairsPerQuestion: data.pairsPerQuestion,
-				pairSeed: data.pairSeed
+				pairSeed: data.pairSeed,
+				evidenceMode: data.evidenceMode
 			},
 			actorId
 		);

@@ -1,7 +1,7 @@
 // What a study design plugs into the engine (the registry, ./registry.ts, lists one per design).
 import type { Db, Tx } from '../../../db/client';
 import type { Study } from '../../../db/schema';
-import type { Pairing } from '../../../../constants';
+import type { EvidenceMode, Pairing } from '../../../../constants';
 import type { Battle } from '../../../../stats/bradley-terry';
 
 /** The design-specific settings a study form sends (each design reads its own). */
@@ -14,6 +14,8 @@ export interface DesignInput {
 	pairsPerQuestion?: number;
 	/** Pairwise studies: the seed of the balanced sample (drawn when not given). */
 	pairSeed?: string;
+	/** Evidence studies: relations and relevance per assertion or per sentence. */
+	evidenceMode?: EvidenceMode;
 }
 
 /** One leaderboard's battles, e.g. `Rankings` or `Aspect REL (Relevance)`. */

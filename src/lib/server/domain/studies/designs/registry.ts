@@ -6,11 +6,13 @@ import type { StudyDesignPlug } from './plug';
 import { rankingDesign } from './ranking/design';
 import { pairwiseDesign } from './pairwise/design';
 import { rubricDesign } from './rubric/design';
+import { evidenceDesign } from './evidence/design';
 
 export type { DesignInput, StudyDesignPlug } from './plug';
 
 export const DESIGNS: Record<StudyDesign, StudyDesignPlug> = {
 	ranking: rankingDesign,
 	rubric: rubricDesign,
-	pairwise: pairwiseDesign
+	pairwise: pairwiseDesign,
+	evidence: evidenceDesign
 };

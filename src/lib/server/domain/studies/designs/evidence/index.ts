@@ -1,0 +1,23 @@
+// The evidence design: answers judged sentence by sentence against the documents they cite (TREC
+// BioGen style) — the screen's data and its step-by-step saving, the statistics and the export.
+// The studies entry (../../index.ts) re-exports what routes and the CLI use.
+export { evidenceModeOf } from './design';
+export {
+	MAX_ASSERTIONS,
+	MAX_EVIDENCE,
+	evidenceScreen,
+	evidenceScreenOf,
+	evidenceStepSchema,
+	missingMessage,
+	saveEvidenceStep,
+	submitEvidence,
+	type AssertionState,
+	type EvidenceScreen,
+	type EvidenceStep,
+	type EvidenceSubmitted,
+	type Missing,
+	type RelationState,
+	type SentenceState,
+	type StepSaved
+} from './assessment';
+export { sentenceWords, spanText } from './words';
