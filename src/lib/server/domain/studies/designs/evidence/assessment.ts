@@ -12,9 +12,15 @@ import {
 	type EvidenceRelevance
 } from '../../../../../constants';
 import { selectValue } from '../../../../db/call';
-import type { Db, Tx } from '../../../../db/client';
+import { rowsOf, type Db, type Tx } from '../../../../db/client';
 import { DomainError } from '../../../../errors';
-import { claimArguments, claimResult, getAssignmentView, type ClaimResult, type RawClaim } from '../../queue';
+import {
+	claimArguments,
+	claimResult,
+	getAssignmentView,
+	type ClaimResult,
+	type RawClaim
+} from '../../queue';
 import { rememberShown } from '../../shown';
 import type { AssignmentView } from '../../../../../ranking/view';
 import { evidenceModeOf } from './design';
@@ -44,9 +50,7 @@ export interface SentenceState {
 	assertions: AssertionState[];
 }
 /** One step as the screen posts it: the answer as a whole, or the whole state of one sentence. */
-export type EvidenceStep =
-	| { answers: boolean }
-	| ({ position: number } & SentenceState);
+export type EvidenceStep = { answers: boolean } | ({ position: number } & SentenceState);
 
 const relationSchema = z.object({
 	pmid: z.string().regex(/^\d{1,12}$/, 'a PMID is digits'),
@@ -106,7 +110,8 @@ export async function evidenceScreen(
 /** The evidence screen of an assignment view (its page load, or the view a claim returned). */
 export async function evidenceScreenOf(db: Db | Tx, view: AssignmentView): Promise<EvidenceScreen> {
 	const mode = (await evidenceModeOf(db, view.study.id)) ?? 'assertion';
-	const [row] = (await db.execute(sql`
+	const [row] = rowsOf<unknown>(
+		await db.execute(sql`
 		with a as (
 			select x.id, x.state, c.id as candidate
 			from assignment x
@@ -132,7 +137,8 @@ export async function evidenceScreenOf(db: Db | Tx, view: AssignmentView): Promi
 					from evidence_relation r where r.assertion_id = t.id), '[]'::json))
 				order by t.position, t.start_word)
 				from evidence_assertion t, a where t.assignment_id = a.id) as assertions
-	`)) as unknown as {
+	`)
+	) as {
 		sentences: { position: number; text: string; words: string[]; citations: string[] }[] | null;
 		documents: Record<string, { title: string; sentences: string[] }> | null;
 		answers: boolean | null;
@@ -141,8 +147,7 @@ export async function evidenceScreenOf(db: Db | Tx, view: AssignmentView): Promi
 	}[];
 	const documents = row?.documents ?? {};
 	const saved: EvidenceScreen['saved'] = { answers: row?.answers ?? null, sentences: {} };
-	const stateOf = (p: number) =>
-		(saved.sentences[p] ??= { interpretable: null, assertions: [] });
+	const stateOf = (p: number) => (saved.sentences[p] ??= { interpretable: null, assertions: [] });
 	for (const l of row?.labels ?? []) stateOf(l.position).interpretable = l.interpretable;
 	for (const { position, ...t } of row?.assertions ?? []) stateOf(position).assertions.push(t);
 	return {
@@ -159,8 +164,7 @@ export async function evidenceScreenOf(db: Db | Tx, view: AssignmentView): Promi
 }
 
 type SaveResult =
-	| { status: 'saved'; leased: boolean; relet: boolean }
-	| { status: 'refused'; reason: string };
+	{ status: 'saved'; leased: boolean; relet: boolean } | { status: 'refused'; reason: string };
 
 const REFUSED: Record<string, DomainError> = {
 	not_yours: new DomainError('not_found', 'This answer is not in your queue.'),
@@ -228,7 +232,8 @@ const MISSING_TEXT: Record<Missing['what'], string> = {
 	interpretable: 'Say whether sentence {n} is interpretable.',
 	assertion: 'Sentence {n} needs its judgement.',
 	relation: 'Sentence {n}: judge every cited document for each assertion.',
-	evidence: 'Sentence {n}: select the evidence sentences of each supporting or contradicting document.',
+	evidence:
+		'Sentence {n}: select the evidence sentences of each supporting or contradicting document.',
 	relevance: 'Sentence {n}: give each assertion its relevance.'
 };
 

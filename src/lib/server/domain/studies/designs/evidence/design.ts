@@ -5,7 +5,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { EVIDENCE_MODES, type EvidenceMode } from '../../../../../constants';
 import { splitAnswer } from '../../../../../text/sentences';
-import type { Db, Tx } from '../../../../db/client';
+import { rowsOf, type Db, type Tx } from '../../../../db/client';
 import { DomainError } from '../../../../errors';
 import type { StudyDesignPlug } from '../plug';
 import { evidenceStudy } from './schema';
@@ -51,10 +51,12 @@ export async function evidenceModeOf(db: Db | Tx, studyId: number): Promise<Evid
  * the study's k assessors. Runs in the opening's transaction.
  */
 async function splitIntoAnswers(tx: Tx, studyId: number): Promise<void> {
-	const [{ n }] = (await tx.execute(sql`
+	const [{ n }] = rowsOf<unknown>(
+		await tx.execute(sql`
 		select count(*)::int as n from candidate c
 		join study_question q on q.id = c.study_question_id
-		where q.study_id = ${studyId} and q.unit = 0`)) as unknown as { n: number }[];
+		where q.study_id = ${studyId} and q.unit = 0`)
+	) as { n: number }[];
 	if (!n) throw new DomainError('invalid', 'No answers to assess: the questions have no answers.');
 	// One unit per answer, numbered within its question.
 	await tx.execute(sql`
@@ -89,14 +91,16 @@ async function splitIntoAnswers(tx: Tx, studyId: number): Promise<void> {
  * assertions are marked on.
  */
 async function freezeSentences(tx: Tx, studyId: number): Promise<void> {
-	const answers = (await tx.execute(sql`
+	const answers = rowsOf<unknown>(
+		await tx.execute(sql`
 		select c.id, c.text,
 			coalesce((select json_agg(json_build_object('text', s.text, 'citations', s.citations,
 				'claimed', s.claimed) order by s.position)
 				from evidence_answer_sentence s where s.set_response_id = c.set_response_id), '[]'::json) as split
 		from candidate c join study_question q on q.id = c.study_question_id
 		where q.study_id = ${studyId}
-		order by c.id`)) as unknown as {
+		order by c.id`)
+	) as {
 		id: number;
 		text: string;
 		split: { text: string; citations: string[]; claimed: unknown }[];

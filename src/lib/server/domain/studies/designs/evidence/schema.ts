@@ -45,7 +45,10 @@ export const evidenceAnswerSentence = pgTable(
 			.references(() => setResponse.id),
 		position: integer().notNull(),
 		text: text().notNull(),
-		citations: text().array().notNull().default(sql`'{}'::text[]`),
+		citations: text()
+			.array()
+			.notNull()
+			.default(sql`'{}'::text[]`),
 		claimed: jsonb().$type<ClaimedRelations>()
 	},
 	(t) => [
@@ -78,7 +81,10 @@ export const evidenceSentence = pgTable(
 		text: text().notNull(),
 		/** The words assertions are marked on: `text` split on whitespace, frozen with it. */
 		words: text().array().notNull(),
-		citations: text().array().notNull().default(sql`'{}'::text[]`),
+		citations: text()
+			.array()
+			.notNull()
+			.default(sql`'{}'::text[]`),
 		claimed: jsonb().$type<ClaimedRelations>()
 	},
 	(t) => [primaryKey({ columns: [t.candidateId, t.position] })]
@@ -154,7 +160,10 @@ export const evidenceRelationJudgement = pgTable(
 			.references(() => evidenceAssertion.id, { onDelete: 'cascade' }),
 		pmid: text().notNull(),
 		relation: evidenceRelation().notNull(),
-		evidence: integer().array().notNull().default(sql`'{}'::integer[]`)
+		evidence: integer()
+			.array()
+			.notNull()
+			.default(sql`'{}'::integer[]`)
 	},
 	(t) => [primaryKey({ columns: [t.assertionId, t.pmid] }), index().on(t.pmid)]
 );
