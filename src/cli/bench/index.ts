@@ -8,6 +8,7 @@ const SUITES = [
 	'stats',
 	'rubric',
 	'pairwise',
+	'evidence',
 	'pages',
 	'http'
 ] as const;
@@ -37,6 +38,7 @@ export async function runBenchmarks(args: string[], io: Io): Promise<number> {
 		if (suite === 'ranking') await (await import('./ranking')).runRankingBench(io);
 		if (suite === 'rubric') await (await import('./rubric')).runRubricBench(io);
 		if (suite === 'pairwise') await (await import('./pairwise')).runPairwiseBench(io);
+		if (suite === 'evidence') await (await import('./evidence')).runEvidenceBench(io);
 		if (suite === 'stats') await (await import('./stats')).runStatsBench(io);
 		if (suite === 'pages') await (await import('./pages')).runPagesBench(io);
 		if (suite === 'http') {
