@@ -81,7 +81,8 @@ function pieces(text: string): Piece[] {
 	const out: Piece[] = [];
 	const n = text.length;
 	let start = 0;
-	// The last list number seen in the current sentence ("1." then "2." continues the list).
+	// The last list number seen in the current sentence: "1." after a colon, comma or semicolon opens
+	// a list, and "2." then continues it even after "and".
 	let listNumber = -1;
 	const push = (end: number, next: number) => {
 		let s = start;
@@ -128,16 +129,20 @@ function pieces(text: string): Piece[] {
 		if (runEnd - i === 1 && c === '.') {
 			const { word, start: wordStart } = wordBefore(text, i);
 			const lower = word.toLowerCase();
+			// "e.g.", "U.S.", "Dr."; an initial ("J. Smith"); "No. 5"; "et al. 2019" and "et al. (2019)"
+			// go on, "et al. The" ends; a list number ("criteria: 1. Fever, 2. Cough and 3. Rash").
 			if (NEVER_FINAL.has(lower) || isDottedInitials(word)) final = false;
-			else if (word.length === 1 && isUpper(word))
-				final = false; // an initial: "J. Smith"
-			else if (lower === 'no' && isDigit(next))
-				final = false; // "No. 5"
+			else if (word.length === 1 && isUpper(word)) final = false;
+			else if (lower === 'no' && isDigit(next)) final = false;
 			else if (lower === 'al' && wordBefore(text, wordStart - 1).word.toLowerCase() === 'et')
-				final = isUpper(next); // "et al. 2019", "et al. (2019)" go on
+				final = isUpper(next);
 			else if (/^\d{1,2}$/.test(word)) {
 				const number = Number(word);
-				if (number === listNumber + 1 || ':;,'.includes(charBefore(text, wordStart) || 'x')) {
+				const before = charBefore(text, wordStart);
+				if (
+					(listNumber > 0 && number === listNumber + 1) ||
+					(before !== '' && ':;,'.includes(before))
+				) {
 					listNumber = number;
 					final = false;
 				}
