@@ -1,7 +1,8 @@
 // `cliniq stats`: agreement and ranking statistics on CSV files, printed as one JSON object.
 // The statistics live in src/lib/stats; reading the files and shaping the output is shared by
 // every subcommand (stats-shared.ts); the ranking subcommands are in stats-rankings.ts, the
-// rubric one in stats-rubric.ts and Bradley–Terry in stats-bt.ts.
+// rubric one in stats-rubric.ts, Bradley–Terry in stats-bt.ts and the evidence (TREC BioGen)
+// figures, read from a JSON assessment file, in stats-evidence.ts.
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -22,6 +23,7 @@ import {
 } from './stats-shared';
 import { correlateCommand, pairwiseCommand, rankingsCommand } from './stats-rankings';
 import { btCommand } from './stats-bt';
+import { evidenceCommand } from './stats-evidence';
 import { rubricCommand } from './stats-rubric';
 
 export const STATS_USAGE = `cliniq stats — agreement and ranking statistics on CSV files (one JSON object on stdout)
@@ -47,10 +49,17 @@ Usage:
       length_a,length_b: Bradley–Terry ratings (FastChat: base 10, scale 400, mean 1000), with
       --bootstrap intervals over questions and rank ranges; with lengths also the length-controlled
       ratings and the length coefficient ("style_controlled")
+  cliniq stats evidence FILE [--bootstrap N --seed S]
+      the TREC BioGen assessment layout (JSON: question_id, machine_generated_answers per run with
+      is_answer_accurate and answer_sentences judged for relevance and citation support): per run
+      accuracy, precision, redundancy, harmfulness, citation coverage, support and contradiction
+      rates, document recall and precision in percent, as the official script medaesqa_eval.py
+      computes them; "notes" names each case it leaves undefined; --bootstrap adds "intervals"
 
 An undefined statistic is null and named with its reason under "undefined". --bootstrap N --seed S
 adds "ci": 95 % percentile intervals from N resamples of units (items or questions).
-A malformed file is refused with its line number (exit status 2).`;
+A malformed file is refused with its line number (exit status 2); an assessment file with where it
+goes wrong (question, run, sentence).`;
 
 const LEVELS: readonly Level[] = ['nominal', 'ordinal', 'interval'];
 
@@ -135,7 +144,8 @@ const SUBCOMMANDS: Record<string, StatsCommand> = {
 	correlate: correlateCommand,
 	pairwise: pairwiseCommand,
 	rubric: rubricCommand,
-	bt: btCommand
+	bt: btCommand,
+	evidence: evidenceCommand
 };
 
 /** Runs `cliniq stats …`; returns the exit status (2 for a malformed file or command line). */
