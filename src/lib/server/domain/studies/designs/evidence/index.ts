@@ -21,3 +21,10 @@ export {
 	type StepSaved
 } from './assessment';
 export { sentenceWords, spanText } from './words';
+export {
+	SPLIT_PAGE,
+	studyAnswerSplits,
+	type SplitAnswer,
+	type SplitQuestion,
+	type SplitSentence
+} from './splits';
