@@ -7,7 +7,8 @@ export const DEMO_TOPICS = [
 	{
 		id: 'demo-1',
 		topic: 'hip replacement pain',
-		question: 'In adults after total hip replacement, how effective is pain medication in recovery?',
+		question:
+			'In adults after total hip replacement, how effective is pain medication in recovery?',
 		narrative:
 			'An orthopaedic nurse wants to know which pain medication regimens help patients mobilise in the first week after surgery.'
 	},
@@ -21,7 +22,8 @@ export const DEMO_TOPICS = [
 		id: 'demo-3',
 		topic: 'statins in older adults',
 		question: 'Should adults over 75 start a statin for primary prevention?',
-		narrative: 'A geriatrician weighs benefits and harms for a patient without cardiovascular disease.'
+		narrative:
+			'A geriatrician weighs benefits and harms for a patient without cardiovascular disease.'
 	}
 ] as const;
 
