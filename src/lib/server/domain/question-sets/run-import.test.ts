@@ -222,6 +222,12 @@ describeEachDb('runs', (h) => {
 			// The bracket left in the text joins the item's own citations.
 			{ position: 2, text: 'It raises creatinine.', citations: ['1002', '1003'], claimed: null }
 		]);
+		// One line alone, named .json, is still a 2025 record, not a list of its sentences.
+		const single = await importRuns(h.db, [json('a.json', run2025a[0])], { setId }, actor);
+		expect(single).toMatchObject({
+			unchanged: 1,
+			formats: [{ file: 'a.json', format: 'biogen2025a' }]
+		});
 		const a = await responseOf('run-a', '2');
 		expect(await sentencesOf(a.id)).toEqual([
 			{

@@ -74,9 +74,12 @@ const FORMS =
 const isObject = (v: unknown): v is Record<string, unknown> =>
 	!!v && typeof v === 'object' && !Array.isArray(v);
 
-/** The whole file as one JSON value, or undefined when it is not one (JSON Lines). */
+/**
+ * The whole file as one JSON object, or undefined when it is not one (JSON Lines, or an array):
+ * a 2024 run, or a 2025 file of a single line, whatever the file's extension.
+ */
 function wholeValue(file: string, text: string): unknown {
-	if (/\.(jsonl|ndjson)$/i.test(file) || !/^\s*\{/.test(text)) return undefined;
+	if (!/^\s*\{/.test(text)) return undefined;
 	try {
 		return parseJsonText(text);
 	} catch (e) {
@@ -85,6 +88,13 @@ function wholeValue(file: string, text: string): unknown {
 		return undefined;
 	}
 }
+
+const tooLong = (file: string, index: number): RecordError => ({
+	file,
+	index,
+	field: '(record)',
+	reason: `is longer than ${MAX_RECORD_CHARS.toLocaleString('en')} characters, the most one record may hold`
+});
 
 /** A 2024 run: its results, each with the file's team_id and run_name. */
 function results2024(
@@ -104,13 +114,7 @@ function results2024(
 	);
 	const out: RawRecord[] = [];
 	run.results.forEach((result: unknown, index) => {
-		if (JSON.stringify(result).length > MAX_RECORD_CHARS)
-			errors.push({
-				file,
-				index,
-				field: '(record)',
-				reason: `is longer than ${MAX_RECORD_CHARS.toLocaleString('en')} characters, the most one record may hold`
-			});
+		if (JSON.stringify(result).length > MAX_RECORD_CHARS) errors.push(tooLong(file, index));
 		else out.push({ file, index, value: isObject(result) ? { ...header, ...result } : result });
 	});
 	return out;
@@ -129,7 +133,13 @@ async function readRunFile(
 		return { format: 'biogen2024', records: results2024(file, text, whole, errors) };
 	if (whole !== undefined && !(isObject(whole) && 'metadata' in whole))
 		throw fileProblem(file, '(file)', FORMS);
-	const records = await readRecords([{ fileName: file, text }], 'answers', errors);
+	let records: RawRecord[];
+	if (whole === undefined)
+		records = await readRecords([{ fileName: file, text }], 'answers', errors);
+	else if (text.trim().length > MAX_RECORD_CHARS) {
+		errors.push(tooLong(file, 0));
+		records = [];
+	} else records = [{ file, index: 0, value: whole }];
 	const first = records.find((r) => isObject(r.value))?.value as Record<string, unknown>;
 	return { format: first && 'answers' in first ? 'biogen2025a' : 'biogen2025b', records };
 }
