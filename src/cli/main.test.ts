@@ -126,4 +126,43 @@ describe('cliniq CLI on an embedded database', () => {
 		expect(await main(['import', 'judge', path, '--study', '7', '--judge', 'gpt'], c.io)).toBe(2);
 		expect(c.err[0]).toBe('Error: No such study.');
 	});
+
+	it('imports documents, then runs of a topic set, refusing missing abstracts unless kept', async () => {
+		const topics = join(dir, 'topics.jsonl');
+		writeFileSync(topics, JSON.stringify({ id: 1, topic: 'T', question: 'Q?', narrative: 'N.' }));
+		let c = capture();
+		expect(await main(['import', 'questions', topics, '--set', 'BioGen'], c.io)).toBe(0);
+
+		const docs = join(dir, 'pubmed.jsonl');
+		writeFileSync(docs, `${JSON.stringify({ pmid: '0101', title: 'A', abstract: 'One. Two.' })}\n`);
+		c = capture();
+		expect(await main(['import', 'documents', docs], c.io)).toBe(0);
+		expect(c.out).toEqual(['Imported 1 documents (import #2): 1 created, 0 updated, 0 unchanged.']);
+
+		const run = join(dir, 'run.jsonl');
+		writeFileSync(
+			run,
+			JSON.stringify({
+				metadata: { team_id: 't', run_id: 'run-1', topic_id: 1 },
+				responses: [{ text: 'Cited.', citations: [101, 202] }]
+			})
+		);
+		c = capture();
+		expect(await main(['import', 'runs', run], c.io)).toBe(2);
+		expect(c.err[0]).toBe(
+			'Error: --set NAME is required: the question set whose topics the runs answer.'
+		);
+		c = capture();
+		expect(await main(['import', 'runs', run, '--set', 'BioGen'], c.io)).toBe(2);
+		expect(c.err[0]).toMatch(/1 cited PMID has no imported abstract \(202\)/);
+		c = capture();
+		expect(
+			await main(['import', 'runs', run, '--set', 'BioGen', '--keep-missing-documents'], c.io)
+		).toBe(0);
+		expect(c.out).toEqual([
+			'Imported 1 answers of run-1 to set "BioGen" (1 sentences written) (import #3): 1 created, 0 updated, 0 unchanged.'
+		]);
+		expect(c.err[0]).toBe('run.jsonl: BioGen 2025 task B (JSON Lines of sentences with citations)');
+		expect(c.err[1]).toMatch(/^Warning: Cited PMIDs without an imported abstract/);
+	});
 });

@@ -33,6 +33,8 @@ import { importJudgeFile } from '$lib/server/domain/studies';
 import { createUser } from '$lib/server/domain/people/users';
 import { importQuestions } from '$lib/server/domain/question-sets/question-import';
 import { importSetResponses } from '$lib/server/domain/question-sets/response-import';
+import { importRuns, RUN_FORMAT_LABELS } from '$lib/server/domain/question-sets/run-import';
+import { importDocuments } from '$lib/server/domain/documents/import';
 import { problemKind, recordLabel } from '$lib/schemas/qa-record';
 import type { ImportCounts, ImportWarning } from '$lib/server/domain/imports/import-errors';
 import { DomainError } from '$lib/server/errors';
@@ -47,6 +49,8 @@ Usage:
   cliniq import responses <files…> [--model NAME]    import model outputs (submission files or JSONL)
   cliniq import questions <files…> --set NAME [--description TEXT]   import a question set (JSON or JSONL)
   cliniq import set-responses <files…> --set NAME    import models' responses to a question set
+  cliniq import documents <files…>                   import PubMed abstracts (JSONL of {pmid, title, abstract})
+  cliniq import runs <files…> --set NAME [--keep-missing-documents]   import BioGen runs (2024 / 2025 formats)
   cliniq import judge <files…> --study ID [--judge NAME]   import an automatic judge's scores and preferences
   cliniq user create --email E --role R [--role R] [--name N] [--password P]
   cliniq items count [--type T]
@@ -145,7 +149,8 @@ async function importCommand(args: string[], io: Io) {
 			set: { type: 'string' },
 			description: { type: 'string' },
 			study: { type: 'string' },
-			judge: { type: 'string' }
+			judge: { type: 'string' },
+			'keep-missing-documents': { type: 'boolean' }
 		}
 	});
 	if (kind === 'qa') {
@@ -203,6 +208,33 @@ async function importCommand(args: string[], io: Io) {
 				counts(io, `responses of ${c.models.join(', ')} to set "${setName}"`, c);
 			}
 		});
+	} else if (kind === 'documents') {
+		const files = await streamFiles(positionals);
+		await withDb(async ({ db }) =>
+			counts(io, 'documents', await importDocuments(db, files, actor()))
+		);
+	} else if (kind === 'runs') {
+		if (!values.set)
+			throw usage('--set NAME is required: the question set whose topics the runs answer.');
+		const setName = values.set;
+		const files = await streamFiles(positionals);
+		await withDb(async ({ db }) => {
+			const c = await importRuns(
+				db,
+				files,
+				{
+					setName,
+					missingDocuments: values['keep-missing-documents'] ? 'keep' : 'reject'
+				},
+				actor()
+			);
+			for (const f of c.formats) io.stderr(`${f.file}: ${RUN_FORMAT_LABELS[f.format]}`);
+			counts(
+				io,
+				`answers of ${c.models.join(', ')} to set "${setName}" (${c.sentences} sentences written)`,
+				c
+			);
+		});
 	} else if (kind === 'judge') {
 		const studyId = Number(values.study);
 		if (!Number.isInteger(studyId) || studyId < 1) throw usage('--study ID is required.');
@@ -219,7 +251,9 @@ async function importCommand(args: string[], io: Io) {
 			}
 		});
 	} else {
-		throw usage('Use: cliniq import qa|passages|responses|questions|set-responses|judge <files…>');
+		throw usage(
+			'Use: cliniq import qa|passages|responses|questions|set-responses|documents|runs|judge <files…>'
+		);
 	}
 }
 

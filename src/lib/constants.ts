@@ -45,7 +45,9 @@ export const IMPORT_WARNING_KINDS = [
 	'duplicate_record',
 	'missing_passage',
 	'unmatched_response',
-	'unknown_key'
+	'unknown_key',
+	'missing_document',
+	'uncited_reference'
 ] as const;
 export type ImportWarningKind = (typeof IMPORT_WARNING_KINDS)[number];
 
@@ -375,7 +377,9 @@ export const IMPORT_WARNING_LABELS: Record<ImportWarningKind, string> = {
 	duplicate_record: 'The same record twice (imported once)',
 	missing_passage: 'QA pairs whose source passage is not imported',
 	unmatched_response: 'Outputs that matched no QA item (not imported)',
-	unknown_key: 'Keys the import does not read (kept with the record)'
+	unknown_key: 'Keys the import does not read (kept with the record)',
+	missing_document: 'Cited PMIDs without an imported abstract ("document not available")',
+	uncited_reference: 'References not cited in the answer (left out)'
 };
 
 /**

@@ -44,7 +44,13 @@ export const AUDIT_ACTIONS: Record<string, Record<string, string>> = {
 		'import.passages': 'Passages imported',
 		'import.responses': 'Model outputs imported',
 		'import.questions': 'Question set imported',
-		'import.set_responses': 'Responses to a question set imported'
+		'import.set_responses': 'Responses to a question set imported',
+		'import.documents': 'Documents (PubMed abstracts) imported',
+		'import.runs': 'Runs (answers with citations) imported'
+	},
+	set_response: {
+		'set_response.merge_sentences': 'Answer sentences merged',
+		'set_response.split_sentence': 'Answer sentence split'
 	},
 	question_set: { 'question_set.create': 'Question set created' },
 	scoring_run: {

@@ -43,21 +43,36 @@ const documentSchema = z.object(
 	{ error: 'must be an object with id, and optionally title and text' }
 );
 
-const questionSchema = z.object({
-	id: externalId,
-	question: z
-		.string({ error: 'must be a string' })
-		.trim()
-		.min(1, 'must not be empty')
-		.max(TEXT_LIMITS.field, longer(TEXT_LIMITS.field)),
-	context: optionalText(SET_TEXT_LIMIT),
-	reference_answer: optionalText(SET_TEXT_LIMIT),
-	documents: z
-		.array(documentSchema, { error: 'must be an array of documents' })
-		.max(MAX_DOCUMENTS, `has more than ${MAX_DOCUMENTS} documents`)
-		.optional()
-		.transform((d) => d ?? [])
-});
+/**
+ * A question; a BioGen topic (`{id, topic, question, narrative}`) is one too: its narrative is the
+ * context shown under the question, its topic (a short title) is kept with the record.
+ */
+const questionSchema = z
+	.object({
+		id: externalId,
+		question: z
+			.string({ error: 'must be a string' })
+			.trim()
+			.min(1, 'must not be empty')
+			.max(TEXT_LIMITS.field, longer(TEXT_LIMITS.field)),
+		context: optionalText(SET_TEXT_LIMIT),
+		narrative: optionalText(SET_TEXT_LIMIT),
+		topic: optionalText(TEXT_LIMITS.field),
+		reference_answer: optionalText(SET_TEXT_LIMIT),
+		documents: z
+			.array(documentSchema, { error: 'must be an array of documents' })
+			.max(MAX_DOCUMENTS, `has more than ${MAX_DOCUMENTS} documents`)
+			.optional()
+			.transform((d) => d ?? [])
+	})
+	.superRefine((v, ctx) => {
+		if (v.context !== null && v.narrative !== null && v.context !== v.narrative)
+			ctx.addIssue({
+				code: 'custom',
+				path: ['narrative'],
+				message: 'is given beside a different context; give one of them (both are the context)'
+			});
+	});
 
 const responseSchema = z.object({
 	question_id: externalId,
@@ -71,7 +86,15 @@ const responseSchema = z.object({
 		.max(TEXT_LIMITS.long, longer(TEXT_LIMITS.long))
 });
 
-export const QUESTION_KEYS = ['id', 'question', 'context', 'reference_answer', 'documents'];
+export const QUESTION_KEYS = [
+	'id',
+	'question',
+	'context',
+	'reference_answer',
+	'documents',
+	'topic',
+	'narrative'
+];
 export const RESPONSE_KEYS = ['question_id', 'model', 'response'];
 
 /** What a stray key probably meant, for the warning. */
@@ -114,9 +137,15 @@ function valueAt(value: unknown, path: PropertyKey[]): unknown {
 	return v;
 }
 
-type Check<T> = { ok: true; fields: T; unknown: RecordError[] } | { ok: false };
+/** A record's fields with the keys it holds that the import does not read, or a failure. */
+export type Check<T> = { ok: true; fields: T; unknown: RecordError[] } | { ok: false };
 
-function validate<T, S extends z.ZodType>(
+/**
+ * Checks one record against `schema` (an object, storable strings, each issue as a problem of the
+ * record naming its field; `known` keys read, the others reported with what they may have meant)
+ * and maps the parsed value to the fields stored.
+ */
+export function validate<T, S extends z.ZodType>(
 	raw: RawRecord,
 	schema: S,
 	known: string[],
@@ -169,7 +198,7 @@ export function checkQuestion(raw: RawRecord, errors: RecordError[]): Check<Ques
 		(v) => ({
 			externalId: v.id,
 			question: v.question,
-			context: v.context,
+			context: v.context ?? v.narrative,
 			referenceAnswer: v.reference_answer,
 			documents: v.documents
 		}),

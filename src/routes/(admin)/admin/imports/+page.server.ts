@@ -10,10 +10,13 @@ import {
 	MATCH_BY_LABELS
 } from '$lib/server/domain/imports';
 import { listImports } from '$lib/server/domain/items';
+import { documentCount, importDocuments } from '$lib/server/domain/documents';
 import {
 	importQuestions,
+	importRuns,
 	importSetResponses,
-	listQuestionSets
+	listQuestionSets,
+	RUN_FORMAT_LABELS
 } from '$lib/server/domain/question-sets';
 import { failWith } from '$lib/server/errors';
 import { field, readForm } from '$lib/server/forms';
@@ -25,6 +28,7 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 	return {
 		imports: await listImports(getDb(), 100),
 		questionSets: await listQuestionSets(getDb()),
+		documents: await documentCount(getDb()),
 		matchBy: MATCH_BY.map((value) => ({ value, label: MATCH_BY_LABELS[value] }))
 	};
 };
@@ -56,6 +60,15 @@ const questionsForm = z.object({
 const setResponsesForm = z.object({
 	files: chosenFiles('Choose at least one JSON or JSONL file.'),
 	set: setName('Choose a question set.')
+});
+
+const documentsForm = z.object({ files: chosenFiles('Choose at least one JSONL or JSON file.') });
+const runsForm = z.object({
+	files: chosenFiles('Choose at least one run file.'),
+	set: setName('Choose a question set.'),
+	missing_documents: z
+		.enum(['reject', 'keep'], 'Choose what happens to cited PMIDs without an abstract.')
+		.default('reject')
 });
 
 /** Runs an import and maps its outcome to what the page shows. */
@@ -134,5 +147,36 @@ export const actions: Actions = {
 				actor: { userId: user.id, label: user.email }
 			})
 		);
+	},
+	documents: async ({ locals, request }) => {
+		const user = requireRole(locals, 'organiser');
+		const input = await readForm(request, documentsForm, {
+			extra: { kind: 'documents', ok: false as const }
+		});
+		if (!input.ok) return input.failure;
+		const files = streamed(input.data.files);
+		return run('documents', () =>
+			importDocuments(getDb(), files, { userId: user.id, label: user.email })
+		);
+	},
+	runs: async ({ locals, request }) => {
+		const user = requireRole(locals, 'organiser');
+		const input = await readForm(request, runsForm, {
+			extra: { kind: 'runs', ok: false as const }
+		});
+		if (!input.ok) return input.failure;
+		const files = streamed(input.data.files);
+		return run('runs', async () => {
+			const r = await importRuns(
+				getDb(),
+				files,
+				{ setName: input.data.set, missingDocuments: input.data.missing_documents },
+				{ userId: user.id, label: user.email }
+			);
+			return {
+				...r,
+				formats: r.formats.map((f) => ({ ...f, label: RUN_FORMAT_LABELS[f.format] }))
+			};
+		});
 	}
 };
