@@ -23,6 +23,7 @@ describeEachDb('start-up account', (h) => {
 			'demo: reviews',
 			'demo: rubric study',
 			'demo: pairwise study',
+			'demo: evidence study',
 			'demo: rankings',
 			'demo: scoring run'
 		]);

@@ -3,23 +3,20 @@
 // citation coverage, support and contradiction rates, document recall and precision, per run —
 // with the script's definitions, order of summation and Python rounding — plus bootstrap intervals
 // over questions.
+import { EVIDENCE_RELEVANCES } from '../constants';
 import { checkBootstrapOptions, percentileInterval, seededRandom, tooFewUnits } from './bootstrap';
 import type { Interval } from './types';
 
-export const RELEVANCE_LABELS = ['required', 'unnecessary', 'borderline', 'inappropriate'] as const;
-export const EVIDENCE_RELATIONS = [
-	'supporting',
-	'contradicting',
-	'neutral',
-	'not relevant'
-] as const;
+/** The relevance labels, as the portal's (src/lib/constants.ts). */
+export const RELEVANCE_LABELS = EVIDENCE_RELEVANCES;
+export const BIOGEN_RELATIONS = ['supporting', 'contradicting', 'neutral', 'not relevant'] as const;
 export type Relevance = (typeof RELEVANCE_LABELS)[number];
-export type EvidenceRelation = (typeof EVIDENCE_RELATIONS)[number];
+export type BiogenRelation = (typeof BIOGEN_RELATIONS)[number];
 
 /** One assessed citation of a sentence. */
 export interface BiogenCitation {
 	pmid: number;
-	relation: EvidenceRelation;
+	relation: BiogenRelation;
 }
 export interface BiogenSentence {
 	id: string;
@@ -217,12 +214,12 @@ function readSentence(value: unknown, where: string): BiogenSentence {
 			const relation = c.evidence_relation;
 			if (
 				typeof relation !== 'string' ||
-				!(EVIDENCE_RELATIONS as readonly string[]).includes(relation)
+				!(BIOGEN_RELATIONS as readonly string[]).includes(relation)
 			)
 				throw fail(
-					`evidence_relation ${field(c, 'evidence_relation')} is not one of ${EVIDENCE_RELATIONS.join(', ')}`
+					`evidence_relation ${field(c, 'evidence_relation')} is not one of ${BIOGEN_RELATIONS.join(', ')}`
 				);
-			return { pmid, relation: relation as EvidenceRelation };
+			return { pmid, relation: relation as BiogenRelation };
 		});
 	}
 	return { id: String(id), text, relevance, citations };
@@ -246,7 +243,7 @@ export function pyRound2(x: number): number {
 	return Number(x.toFixed(2));
 }
 
-const JUDGED: ReadonlySet<EvidenceRelation> = new Set(['supporting', 'contradicting', 'neutral']);
+const JUDGED: ReadonlySet<BiogenRelation> = new Set(['supporting', 'contradicting', 'neutral']);
 
 /** The PMIDs of a question id judged supporting, contradicting or neutral in any run (the pool). */
 function pools(questions: BiogenQuestion[]): Map<string, Set<number>> {

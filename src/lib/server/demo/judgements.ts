@@ -25,6 +25,7 @@ import { adjudicate } from '../domain/verification/adjudication';
 import { setSecondaryShare } from '../domain/verification/settings';
 import { DEMO_MODELS, DEMO_QUALITY } from './demo-data';
 import { silentLog, type StepLog } from '../startup-log';
+import { seedEvidenceStudy } from './evidence-study';
 import { seedPairwiseStudy } from './pairwise-study';
 import { seedRubricStudy } from './rubric-study';
 
@@ -271,7 +272,7 @@ async function seedRankings(db: Db, judges: DemoJudges): Promise<void> {
  * Stores demo judgements over the imported demo content (see importDemoContent): reviews in
  * both rounds with some disagreements and adjudications, a finished ranking study, an open
  * one, an open rubric study of patient questions with an automatic judge, an open pairwise study
- * with most pairs judged, and an official scoring run (hash:384 embedder) of the demo models.
+ * with most pairs judged, an open evidence study with most answers assessed, and an official scoring run (hash:384 embedder) of the demo models.
  */
 export async function seedDemoJudgements(
 	db: Db,
@@ -283,6 +284,7 @@ export async function seedDemoJudgements(
 	// agreement figures, which stays the finished ranking study.
 	await log.step('demo: rubric study', () => seedRubricStudy(db, judges));
 	await log.step('demo: pairwise study', () => seedPairwiseStudy(db, judges));
+	await log.step('demo: evidence study', () => seedEvidenceStudy(db, judges));
 	await log.step('demo: rankings', () => seedRankings(db, judges));
 	await log.step('demo: scoring run', async () => {
 		const models = await db

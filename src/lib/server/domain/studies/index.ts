@@ -101,4 +101,29 @@ export {
 	type PairwiseExportRow
 } from './designs/pairwise';
 export { compareLeaderboards, type ComparedLeaderboard } from './battles';
-export * from './designs/evidence';
+export {
+	MAX_ASSERTIONS,
+	MAX_EVIDENCE,
+	SPLIT_PAGE,
+	evidenceModeOf,
+	evidenceScreen,
+	evidenceScreenOf,
+	evidenceStepSchema,
+	missingMessage,
+	saveEvidenceStep,
+	sentenceWords,
+	spanText,
+	studyAnswerSplits,
+	submitEvidence,
+	type AssertionState,
+	type EvidenceScreen,
+	type EvidenceStep,
+	type EvidenceSubmitted,
+	type Missing,
+	type RelationState,
+	type SentenceState,
+	type SplitAnswer,
+	type SplitQuestion,
+	type SplitSentence,
+	type StepSaved
+} from './designs/evidence';
