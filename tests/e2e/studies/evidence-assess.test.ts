@@ -173,6 +173,13 @@ test('an assessor judges an answer by keyboard alone, reloads midway and finishe
 		await test.step('sentence 3 cites nothing: an assertion and its relevance; Ctrl+Enter finishes', async () => {
 			await page.keyboard.press('PageDown');
 			await expect(page.getByRole('heading', { name: 'Sentence 3 of 3' })).toBeVisible();
+			// Finishing too early is refused, naming the gap; nothing entered is lost.
+			await page.keyboard.press('Control+Enter');
+			await expect(page.getByRole('alert')).toContainText(
+				'Not finished: Say whether sentence 3 is interpretable.'
+			);
+			await expect(page).toHaveURL(new RegExp(publicId));
+			await expect(page.getByText('2 of 3 done')).toBeVisible();
 			await page.keyboard.press('y');
 			await page.keyboard.press('Shift+ArrowRight');
 			await page.keyboard.press('Enter');
