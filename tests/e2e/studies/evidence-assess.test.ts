@@ -2,9 +2,9 @@
 // a whole, then each sentence: interpretable, an assertion marked with the word cursor, its
 // relation to each cited document with evidence sentences, its relevance — reloads after the
 // first sentence and finds it all again, finishes with Ctrl+Enter and lands on the next answer.
-// The stored assessment matches what was pressed; no page names a run. The study (two questions,
-// two runs, the second cited document of each question never imported) is written directly into
-// the database by the project's own fixture.
+// The stored assessment matches what was pressed; no page names a run. A per-sentence study is
+// judged by keys too, without marking words. The studies (the second cited document of each
+// question never imported) are written directly into the database by the project's own fixture.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { asc, eq, inArray } from 'drizzle-orm';
@@ -21,10 +21,12 @@ import { openEvidenceStudy, seedEvidenceSet } from '../../../src/lib/server/fixt
 import { E2E_ACCOUNTS } from '../support/accounts';
 import { startPortal, type PrepareDatabase } from '../support/portal';
 import { readTemplate } from '../support/template';
-import { expect, test } from '../fixtures';
+import { expect, loginAs, test } from '../fixtures';
 
 const STUDY = 'Evidence e2e study';
 const RUNS = ['zebra-secret-run', 'yak-hidden-run'];
+const SENTENCE_STUDY = 'Per-sentence evidence study';
+const SENTENCE_RUN = 'walrus-secret-run';
 
 const EVIDENCE_STUDY: PrepareDatabase = {
 	async prepare(db: Db) {
@@ -34,6 +36,8 @@ const EVIDENCE_STUDY: PrepareDatabase = {
 			.where(eq(user.email, E2E_ACCOUNTS.organiser.email));
 		const seed = await seedEvidenceSet(db, { questions: 2, runs: RUNS, missing: true });
 		await openEvidenceStudy(db, seed, organiser.id, { name: STUDY, mode: 'assertion' });
+		const whole = await seedEvidenceSet(db, { questions: 1, runs: [SENTENCE_RUN], missing: true });
+		await openEvidenceStudy(db, whole, organiser.id, { name: SENTENCE_STUDY, mode: 'sentence' });
 	}
 };
 
@@ -247,4 +251,36 @@ test('an assessor judges an answer by keyboard alone, reloads midway and finishe
 		await handle.close();
 		await portal.stop();
 	}
+});
+
+test('per sentence: a "yes" makes one judgement of the whole sentence, judged by keys', async ({
+	page
+}) => {
+	await loginAs(page, 'physician');
+	await page.goto('/rank');
+	await page
+		.getByRole('listitem')
+		.filter({ has: page.getByRole('heading', { name: SENTENCE_STUDY }) })
+		.getByRole('button', { name: 'Start assessing' })
+		.click();
+	await expect(page).toHaveURL(/\/rank\/evidence\/[a-z2-9]{24}$/);
+	await expect(page.getByRole('button', { name: /Keyboard shortcuts/ })).toBeVisible();
+	expect(await page.content()).not.toContain(SENTENCE_RUN);
+	// Sentence keys wait for the answer as a whole.
+	await page.keyboard.press('Enter');
+	await expect(page.getByRole('heading', { name: 'Sentence 1 of 3' })).toHaveCount(0);
+	for (const key of ['y', 'y']) await page.keyboard.press(key);
+	// No words to mark: the one assertion is the whole sentence.
+	await expect(page.getByRole('button', { name: /as an assertion/ })).toHaveCount(0);
+	const card = page.getByRole('region', { name: 'Assertion 1' });
+	await expect(card.locator('blockquote')).toHaveText('The whole sentence');
+	for (const key of ['2', 'ArrowDown', 'Space', 'r']) await page.keyboard.press(key);
+	await expect(card.getByRole('radio', { name: /^Partially supports/ })).toBeChecked();
+	await expect(card.getByRole('radio', { name: /^Inappropriate/ })).toBeChecked();
+	await expect(card).toContainText('Evidence: 2');
+	await expect(page.getByText('1 of 3 done')).toBeVisible();
+	await expect(saved(page)).toBeVisible();
+	await page.reload();
+	await expect(page.getByRole('heading', { name: 'Sentence 2 of 3' })).toBeVisible();
+	await expect(page.getByText('1 of 3 done')).toBeVisible();
 });
