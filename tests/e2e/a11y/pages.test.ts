@@ -1,12 +1,35 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import type { E2eAccount } from '../support/accounts';
+import { eq } from 'drizzle-orm';
+import { user } from '../../../src/lib/server/db/schema';
+import { openEvidenceStudy, seedEvidenceSet } from '../../../src/lib/server/fixtures/evidence';
+import { E2E_ACCOUNTS, type E2eAccount } from '../support/accounts';
 import { MAIN_PAGES_DATABASE, open, ORGANISER_PAGES } from '../support/pages';
+import type { PrepareDatabase } from '../support/portal';
 import { expect, loginAs, test } from '../fixtures';
+
+const EVIDENCE_STUDY = 'Evidence a11y study';
+
+/** The main pages' database and an open evidence study (one cited document never imported). */
+const A11Y_DATABASE: PrepareDatabase = {
+	async prepare(db) {
+		await MAIN_PAGES_DATABASE.prepare(db);
+		const [organiser] = await db
+			.select({ id: user.id })
+			.from(user)
+			.where(eq(user.email, E2E_ACCOUNTS.organiser.email));
+		const seed = await seedEvidenceSet(db, {
+			questions: 1,
+			runs: ['a11y-evidence-run'],
+			missing: true
+		});
+		await openEvidenceStudy(db, seed, organiser.id, { name: EVIDENCE_STUDY });
+	}
+};
 
 // axe-core on every main page of every role, at the laptop size most users have, on a database
 // where every detail page has something to show (support/pages.ts).
-test.use({ viewport: { width: 1366, height: 768 }, prepareDatabase: MAIN_PAGES_DATABASE });
+test.use({ viewport: { width: 1366, height: 768 }, prepareDatabase: A11Y_DATABASE });
 
 // The first test also starts this file's portal, whose database gets the demo judgements and a
 // scoring run first: on a busy machine that alone can take most of the default 30 s.
@@ -82,6 +105,29 @@ test('physician: the landing page and a ranking question have no serious accessi
 	await expect(page).toHaveURL(/\/rank\/rubric\/[a-z2-9]{24}$/);
 	await page.waitForLoadState('networkidle');
 	await expectAccessible(page, 'rubric question');
+});
+
+test('physician: the evidence screen, fresh and with an assertion being judged, has no serious accessibility violation', async ({
+	page
+}) => {
+	await loginAs(page, 'physician');
+	await open(page, '/rank');
+	await page
+		.getByRole('listitem')
+		.filter({ has: page.getByRole('heading', { name: EVIDENCE_STUDY }) })
+		.getByRole('button')
+		.click();
+	await expect(page).toHaveURL(/\/rank\/evidence\/[a-z2-9]{24}$/);
+	await expect(page.getByRole('button', { name: /Keyboard shortcuts/ })).toBeVisible();
+	await page.waitForLoadState('networkidle');
+	await expectAccessible(page, 'evidence screen, new answer');
+	// The answer answers the question, sentence 1 is interpretable, its first word an assertion.
+	for (const key of ['y', 'y', 'Enter']) await page.keyboard.press(key);
+	await expect(page.getByRole('region', { name: 'Assertion 1' })).toBeVisible();
+	await expectAccessible(page, 'evidence screen, an assertion being judged');
+	await page.keyboard.press('?');
+	await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+	await expectAccessible(page, 'evidence screen, shortcuts');
 });
 
 test('the keyboard reaches main content through the skip link and always shows where it is', async ({
