@@ -21,3 +21,24 @@ export {
 	type StepSaved
 } from './assessment';
 export { sentenceWords, spanText } from './words';
+export {
+	RELEVANCE_SEVERITY,
+	officialRelation,
+	rollUpAnswer,
+	rollUpSentence,
+	sentenceRelevance,
+	type OfficialAnswer,
+	type OfficialCitation,
+	type OfficialSentence
+} from './rollup';
+export {
+	EVIDENCE_EXPORT_COLUMNS,
+	evidenceLongCsv,
+	exportEvidenceLong,
+	exportEvidenceOfficial,
+	finishedAssessments,
+	officialAssessments,
+	type EvidenceExportRow,
+	type FinishedAssessment,
+	type OfficialQuestion
+} from './export';
