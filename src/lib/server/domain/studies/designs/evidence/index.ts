@@ -42,3 +42,11 @@ export {
 	type FinishedAssessment,
 	type OfficialQuestion
 } from './export';
+export {
+	EVIDENCE_RESAMPLES,
+	evidenceAgreement,
+	evidenceReport,
+	type EvidenceAgreement,
+	type EvidenceReport,
+	type UnitStat
+} from './statistics';
