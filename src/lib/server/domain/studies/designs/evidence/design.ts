@@ -13,6 +13,13 @@ import { sentenceWords } from './words';
 
 export const evidenceDesign: StudyDesignPlug = {
 	async onCreate(tx, study, input) {
+		// Answers cite documents and are split into sentences only in a question set's runs.
+		if (study.questionSetId === null)
+			throw new DomainError(
+				'invalid',
+				'An evidence study needs a question set: its runs’ answers cite documents. Choose one under “Questions from”.',
+				{ field: 'questionSetId' }
+			);
 		const mode = input.evidenceMode ?? 'assertion';
 		if (!EVIDENCE_MODES.includes(mode))
 			throw new DomainError('invalid', 'Choose per assertion or per sentence.', {
