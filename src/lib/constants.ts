@@ -146,7 +146,12 @@ export const EVIDENCE_RELATION_LABELS: Record<EvidenceRelation, string> = {
 	not_relevant: 'Not relevant'
 };
 /** Whether an assertion belongs in the answer. */
-export const EVIDENCE_RELEVANCES = ['required', 'unnecessary', 'borderline', 'inappropriate'] as const;
+export const EVIDENCE_RELEVANCES = [
+	'required',
+	'unnecessary',
+	'borderline',
+	'inappropriate'
+] as const;
 export type EvidenceRelevance = (typeof EVIDENCE_RELEVANCES)[number];
 export const EVIDENCE_RELEVANCE_LABELS: Record<EvidenceRelevance, string> = {
 	required: 'Required',

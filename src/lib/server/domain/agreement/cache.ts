@@ -3,6 +3,7 @@ import type { Db } from '../../db/client';
 import { statsCache } from '../../db/schema';
 import {
 	compareLeaderboards,
+	evidenceReport,
 	frozenRubric,
 	PAIRWISE_BOOTSTRAP,
 	pairwiseForm,
@@ -11,10 +12,12 @@ import {
 	rubricReport,
 	studyJudgeInput,
 	type ComparedLeaderboard,
+	type EvidenceReport,
 	type PairwiseReport,
 	type RubricReport
 } from '../studies';
 import {
+	evidenceFingerprint,
 	leaderboardFingerprint,
 	pairwiseFingerprint,
 	rubricFingerprint,
@@ -38,7 +41,7 @@ export interface Cached<T> {
 
 async function cached<T>(
 	db: Db,
-	kind: 'verification' | 'study' | 'rubric' | 'pairwise' | 'leaderboards',
+	kind: 'verification' | 'study' | 'rubric' | 'pairwise' | 'evidence' | 'leaderboards',
 	subjectId: number,
 	options: string,
 	fingerprint: string,
@@ -147,6 +150,30 @@ export async function cachedPairwiseReport(
 		`resamples=${boot.resamples};seed=${boot.seed}`,
 		await pairwiseFingerprint(db, studyId),
 		async () => (await pairwiseReport(db, studyId, boot))!
+	);
+}
+
+/**
+ * The evidence report of an evidence study, recomputed only when an assessment is finished. With
+ * the dashboard's default seed (or 0 resamples) it takes the report's own bootstrap
+ * (`evidence-<study id>`), so the page shows the numbers `evidenceReport` gives.
+ */
+export async function cachedEvidenceReport(
+	db: Db,
+	studyId: number,
+	opts: AgreementOptions & { defaultSeed?: string }
+): Promise<Cached<EvidenceReport>> {
+	const boot =
+		opts.resamples >= 1 && opts.seed !== opts.defaultSeed
+			? { resamples: opts.resamples, seed: opts.seed }
+			: { resamples: opts.resamples >= 1 ? opts.resamples : 1000, seed: `evidence-${studyId}` };
+	return cached(
+		db,
+		'evidence',
+		studyId,
+		`resamples=${boot.resamples};seed=${boot.seed}`,
+		await evidenceFingerprint(db, studyId),
+		async () => (await evidenceReport(db, studyId, boot))!
 	);
 }
 

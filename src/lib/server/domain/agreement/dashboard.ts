@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { assignment, dataset, study, studyQuestion } from '../../db/schema';
 import {
+	cachedEvidenceReport,
 	cachedLeaderboards,
 	cachedPairwiseReport,
 	cachedRubricReport,
@@ -106,7 +107,7 @@ export async function dashboardChoices(db: Db, studyId: number | undefined) {
  * Everything the dashboard shows for a query: the choices, and the cached verification and study
  * reports of the chosen (or first) dataset and study — for a rubric study its rubric report
  * (`rubric`) in place of the ranking report (`study` null), for a pairwise study its pairwise report
- * (`pairwise`), and for any design the Bradley–Terry leaderboards its questions got in it and in
+ * (`pairwise`), for an evidence study its BioGen figures (`evidence`), and for any design the Bradley–Terry leaderboards its questions got in it and in
  * other studies (`leaderboards`).
  */
 export async function dashboardReports(db: Db, query: DashboardQuery) {
@@ -121,6 +122,7 @@ export async function dashboardReports(db: Db, query: DashboardQuery) {
 	const design = choices.studies.find((s) => s.id === st)?.design ?? null;
 	const rubric = design === 'rubric';
 	const pairwise = design === 'pairwise';
+	const evidence = design === 'evidence';
 	const runId = query.run && choices.runs.some((r) => r.id === query.run) ? query.run : null;
 	return {
 		choices,
@@ -137,6 +139,11 @@ export async function dashboardReports(db: Db, query: DashboardQuery) {
 		pairwise: st !== null && pairwise ? await cachedPairwiseReport(db, st, opts) : null,
 		/** The shown study is a pairwise study (its report is null until it opens). */
 		pairwiseStudy: pairwise,
+		/** An evidence study's BioGen figures and agreement between assessors. */
+		evidence:
+			st !== null && evidence
+				? await cachedEvidenceReport(db, st, { ...opts, defaultSeed: DEFAULT_SEED })
+				: null,
 		/** Bradley–Terry leaderboards of the study and of the studies sharing its questions. */
 		leaderboards: st === null ? null : await cachedLeaderboards(db, st, opts)
 	};

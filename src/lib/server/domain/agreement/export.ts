@@ -5,6 +5,7 @@ import {
 	studyJudgeInput,
 	subAspectsOf,
 	type ComparedLeaderboard,
+	type EvidenceReport,
 	type PairwiseReport,
 	type RubricReport
 } from '../studies';
@@ -26,10 +27,11 @@ import {
 	type VerificationAgreement
 } from './verification';
 import { comparedLeaderboardTables, pairwiseTables, rawPairwiseFiles } from './pairwise-export';
+import { evidenceTables, rawEvidenceFiles } from './evidence-export';
 import { estimateCells, ESTIMATE_COLUMNS, statCells, type Table } from './tables';
 
 export type { Table };
-export { comparedLeaderboardTables, pairwiseTables };
+export { comparedLeaderboardTables, evidenceTables, pairwiseTables };
 
 function pairRows(scope: string, group: string, a: PairAgreement) {
 	return [
@@ -379,6 +381,8 @@ rubric judge icc2_1: ICC(2,1), absolute agreement, with the judge and the physic
 rubric judge ranking: judges by overall pairwise accuracy, then overall Pearson's r, then name
 rubric judge preferences: the share of a judge's preferences between two answers that follow the physicians' mean scores (a judge tie ½; pairs the physicians tie or did not score left out)
 rubric judge points: per judge and answer, the judge's overall score against the answer's overall physician mean (the scatter plot)
+evidence figures: the TREC BioGen figures of biogen_assessments.json per run (the official layout: per run the answer's first finished assessment, relevance and relations rolled up per sentence), as the official evaluation script computes them, 95 % percentile intervals resampling questions — cliniq stats evidence biogen_assessments.json --bootstrap <resamples> --seed <seed>
+evidence agreement: Krippendorff's alpha (nominal) between assessors of the same answer on is_answer_accurate (unit: answer), interpretable (unit: sentence), the rolled-up sentence relevance (unit: sentence) and the rolled-up relation of each cited document (unit: sentence and PMID); span_token_f1_mean: the mean token F1 of two assessors' assertion spans over the sentences both marked
 pairwise (leaderboards: cliniq stats bt battles.csv --bootstrap <resamples> --seed <seed>; battles.csv has one row per preference, model_a the left answer, FastChat's winner labels, and the two answers' lengths in characters)
 pairwise leaderboard: Bradley–Terry ratings (base 10, scale 400, a tie half a win each side, finite ratings centred to mean 1000), 95 % percentile intervals resampling questions, rank range from 1 + the models whose lower bound exceeds the model's upper bound to the models whose upper bound reaches its lower bound; a model that won or lost every comparison has no finite rating (reason given); no interval or rank range under 5 judged questions; board aspect <code>: the same from the per-aspect preferences
 pairwise leaderboard_length_controlled: the same fit with the standardised normalised length difference (len_a − len_b)/(len_a + len_b) as a covariate (LMArena's style control); its intervals take min(resamples, ${STYLE_RESAMPLES}) resamples; length_coefficient γ: log-odds per standard deviation of the length feature
@@ -464,6 +468,8 @@ export interface BundleReports {
 	rubric?: { studyId: number; report: RubricReport } | null;
 	/** A pairwise study's report (in place of `study`). */
 	pairwise?: { studyId: number; report: PairwiseReport } | null;
+	/** An evidence study's report (in place of `study`). */
+	evidence?: { studyId: number; report: EvidenceReport } | null;
 	/** The study's Bradley–Terry leaderboards beside those of the studies sharing its questions. */
 	leaderboards?: { own: ComparedLeaderboard[]; others: ComparedLeaderboard[] } | null;
 }
@@ -541,6 +547,7 @@ export async function agreementBundleFiles(
 	const { verification, study } = reports;
 	const rubric = reports.rubric ?? null;
 	const pairwise = reports.pairwise ?? null;
+	const evidence = reports.evidence ?? null;
 	const leaderboards = reports.leaderboards ?? null;
 	const files: { name: string; content: string }[] = [];
 	if (verification) {
@@ -568,11 +575,13 @@ export async function agreementBundleFiles(
 	}
 	if (rubric) files.push(...(await rawRubricFiles(db, rubric.studyId, rubric.report)));
 	if (pairwise) files.push(...(await rawPairwiseFiles(db, pairwise.studyId)));
+	if (evidence) files.push(...(await rawEvidenceFiles(db, evidence.studyId)));
 	const tables = {
 		...(verification ? verificationTables(verification) : {}),
 		...(study ? studyTables(study) : {}),
 		...(rubric ? rubricTables(rubric.report) : {}),
 		...(pairwise ? pairwiseTables(pairwise.report) : {}),
+		...(evidence ? evidenceTables(evidence.report) : {}),
 		...(leaderboards?.own.length ? comparedLeaderboardTables(leaderboards) : {})
 	};
 	for (const [name, table] of Object.entries(tables)) {
@@ -581,13 +590,15 @@ export async function agreementBundleFiles(
 	}
 	const settings: BundleSettings = {
 		datasetId: verification?.datasetId ?? null,
-		studyId: study?.studyId ?? rubric?.studyId ?? pairwise?.studyId ?? null,
+		studyId: study?.studyId ?? rubric?.studyId ?? pairwise?.studyId ?? evidence?.studyId ?? null,
 		resamples:
 			(verification ?? study)?.options.resamples ??
-			(rubric ?? pairwise)?.report.bootstrap.resamples ??
+			(rubric ?? pairwise ?? evidence)?.report.bootstrap.resamples ??
 			0,
 		seed:
-			(verification ?? study)?.options.seed ?? (rubric ?? pairwise)?.report.bootstrap.seed ?? '',
+			(verification ?? study)?.options.seed ??
+			(rubric ?? pairwise ?? evidence)?.report.bootstrap.seed ??
+			'',
 		run: study?.run ?? null,
 		tagOrder: TAG_ORDER,
 		relevanceOrder: RELEVANCE_ORDER,
@@ -601,6 +612,7 @@ export async function agreementBundleFiles(
 				study,
 				rubric: rubric?.report ?? null,
 				pairwise: pairwise?.report ?? null,
+				evidence: evidence?.report ?? null,
 				leaderboards
 			},
 			null,

@@ -226,6 +226,19 @@ export async function pairwiseFingerprint(db: Db, studyId: number): Promise<stri
 	return `judgements ${row.judgements}; judge preferences ${row.preferences}`;
 }
 
+/** What an evidence study's report depends on: its finished assessments (never changed once finished). */
+export async function evidenceFingerprint(db: Db, studyId: number): Promise<string> {
+	const result = await db.execute(sql`
+		select count(*) || ':' || coalesce(max(e.assignment_id), 0) || ':' ||
+			coalesce(extract(epoch from max(e.submitted_at))::text, '') as assessments
+		from evidence_assessment e
+		join assignment a on a.id = e.assignment_id
+		join study_question q on q.id = a.study_question_id
+		where q.study_id = ${studyId} and e.submitted_at is not null`);
+	const [row] = rowsOf<Record<string, string>>(result);
+	return `assessments ${row.assessments}`;
+}
+
 /**
  * What the compared leaderboards depend on: every study's judgements of every design (a judgement
  * is never changed, only added, so counts and newest ids tell every change) and the studies.

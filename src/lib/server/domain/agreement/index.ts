@@ -1,5 +1,6 @@
 // The agreement dashboard's reports: what the routes and the CLI may use (see README.md).
 export {
+	cachedEvidenceReport,
 	cachedLeaderboards,
 	cachedPairwiseReport,
 	cachedRubricReport,
@@ -11,6 +12,7 @@ export {
 	agreementBundle,
 	agreementBundleFiles,
 	comparedLeaderboardTables,
+	evidenceTables,
 	pairwiseTables,
 	renderTable,
 	rubricTables,

@@ -1,6 +1,12 @@
 import { and, asc, count, eq, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { DETAIL_CHOICES, EVIDENCE_MODES, PAIRINGS, QA_TYPES, STUDY_DESIGNS } from '../../../constants';
+import {
+	DETAIL_CHOICES,
+	EVIDENCE_MODES,
+	PAIRINGS,
+	QA_TYPES,
+	STUDY_DESIGNS
+} from '../../../constants';
 import type { Db, Tx } from '../../db/client';
 import {
 	candidate,

@@ -306,3 +306,37 @@ export const DESIGN_LABELS: Record<string, string> = {
 /** A statistic to 2 decimals, or "undefined: <why>" (for a figure inside a sentence). */
 export const plainOrReason = (s: Stat, digits = 2) =>
 	s.value === null ? `undefined: ${s.reason}` : num(s.value, digits);
+
+/** The TREC BioGen figures in the official script's order, with what each measures. */
+export const EVIDENCE_FIGURES = [
+	['accuracy', 'Accuracy', 'answers that answer the question'],
+	['acceptable_answers', 'Acceptable answers', 'count of those answers'],
+	['precision', 'Precision', 'sentences judged required'],
+	['redundancy', 'Redundancy', 'sentences judged unnecessary'],
+	['harmfulness', 'Harmfulness', 'sentences judged inappropriate'],
+	['citation_coverage', 'Citation coverage', 'sentences with a supporting citation'],
+	['citation_support_rate', 'Citation support rate', 'citations that support'],
+	['citation_contradict_rate', 'Citation contradict rate', 'citations that contradict'],
+	['document_recall', 'Document recall', 'of the documents judged relevant in any run'],
+	['document_precision', 'Document precision', 'cited documents judged relevant']
+] as const;
+export type EvidenceFigure = (typeof EVIDENCE_FIGURES)[number][0];
+
+/** One run's figure as an estimate (a percentage with its interval; a count has none). */
+export function evidenceEstimate(
+	value: number | null,
+	interval: Interval | undefined,
+	count = false
+): Estimate {
+	return {
+		stat:
+			value === null
+				? { value: null, reason: 'undefined: see the notes under the table' }
+				: { value },
+		interval: interval ?? {
+			low: null,
+			high: null,
+			reason: count ? 'a count' : 'no bootstrap'
+		}
+	};
+}

@@ -90,6 +90,27 @@ describe('the create-study form', () => {
 		expect(parsed).not.toHaveProperty('pairsPerQuestion');
 	});
 
+	it('reads an evidence study’s mode, per assertion unless per sentence is chosen', () => {
+		const sentence = studyFormSchema.parse({
+			...base,
+			design: 'evidence',
+			source: '7',
+			evidenceMode: 'sentence'
+		});
+		expect(sentence).toMatchObject({
+			design: 'evidence',
+			questionSetId: 7,
+			evidenceMode: 'sentence'
+		});
+		const plain = studyFormSchema.parse({ ...base, design: 'evidence', source: '7' });
+		expect(plain.evidenceMode).toBe('assertion');
+		const other = studyFormSchema.parse({ ...base, design: 'ranking', evidenceMode: 'sentence' });
+		expect(other).not.toHaveProperty('evidenceMode');
+		const bad = studyFormSchema.safeParse({ ...base, design: 'evidence', evidenceMode: 'word' });
+		expect(bad.success).toBe(false);
+		expect(zodFieldErrors(bad.error!)).toHaveProperty('evidenceMode');
+	});
+
 	it('counts a question’s pairs as C(n, 2)', () => {
 		expect([1, 2, 3, 4, 8].map(pairsOf)).toEqual([0, 1, 3, 6, 28]);
 	});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
 	DETAIL_CHOICES,
+	EVIDENCE_MODES,
 	PAIRINGS,
 	QA_TYPES,
 	STUDY_DESIGNS,
@@ -49,6 +50,11 @@ export const studyFormSchema = z
 			.trim()
 			.max(MAX_PAIR_SEED, `must be at most ${MAX_PAIR_SEED} characters`)
 			.default(''),
+		/** Evidence studies: relations and relevance per assertion or per sentence. */
+		evidenceMode: z.preprocess(
+			withDefault('assertion'),
+			z.enum(EVIDENCE_MODES, 'choose per assertion or per sentence')
+		),
 		/** Pairwise studies (optional): the rubric whose aspects physicians compare. */
 		aspectRubricId: optionalId,
 		instructions: z.string().default(''),
@@ -107,6 +113,7 @@ export const studyFormSchema = z
 						pairSeed: d.pairing === 'balanced' && d.pairSeed ? d.pairSeed : undefined
 					}
 				: {}),
+			...(d.design === 'evidence' ? { evidenceMode: d.evidenceMode } : {}),
 			instructions: d.instructions,
 			selection: {
 				types: d.types,

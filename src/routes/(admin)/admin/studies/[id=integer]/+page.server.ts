@@ -6,6 +6,7 @@ import { renderMarkdown } from '$lib/markdown';
 import {
 	auditView,
 	changeStudyState,
+	evidenceSummary,
 	getStudy,
 	importJudgeFile,
 	listJudges,
@@ -34,6 +35,7 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 		progress: await studyProgress(db, study.id),
 		rubric: study.design === 'rubric' ? await studyRubric(db, study.id) : null,
 		pairwise: study.design === 'pairwise' ? await pairwiseDesign(study.id) : null,
+		evidence: study.design === 'evidence' ? await evidenceSummary(db, study.id) : null,
 		// A draft has no candidates yet: its audit runs on request (the `audit` action).
 		blinding: study.state === 'draft' ? null : view(await studyAudit(db, study.id)),
 		judges: await listJudges(db, study.id)

@@ -13,6 +13,13 @@ import { sentenceWords } from './words';
 
 export const evidenceDesign: StudyDesignPlug = {
 	async onCreate(tx, study, input) {
+		// Answers cite documents and are split into sentences only in a question set's runs.
+		if (study.questionSetId === null)
+			throw new DomainError(
+				'invalid',
+				'An evidence study needs a question set: its runs’ answers cite documents. Choose one under “Questions from”.',
+				{ field: 'questionSetId' }
+			);
 		const mode = input.evidenceMode ?? 'assertion';
 		if (!EVIDENCE_MODES.includes(mode))
 			throw new DomainError('invalid', 'Choose per assertion or per sentence.', {
@@ -128,4 +135,46 @@ async function freezeSentences(tx: Tx, studyId: number): Promise<void> {
 				part.map((r) => ({ ...r, words: sentenceWords(r.text) }))
 			)}::jsonb) as r`);
 	}
+}
+
+/** What an evidence study's design card shows (counts are 0 until it opens and freezes answers). */
+export interface EvidenceSummary {
+	mode: EvidenceMode;
+	/** Answers (the study's units), their frozen sentences and the citations in them. */
+	answers: number;
+	sentences: number;
+	citations: number;
+	/** Distinct cited PMIDs whose document was never imported: assessors cannot judge them. */
+	missingDocuments: number;
+}
+
+/** An evidence study's mode and the size of its frozen answers (null for another design). */
+export async function evidenceSummary(
+	db: Db | Tx,
+	studyId: number
+): Promise<EvidenceSummary | null> {
+	const mode = await evidenceModeOf(db, studyId);
+	if (!mode) return null;
+	const [row] = rowsOf<unknown>(
+		await db.execute(sql`
+		with s as (
+			select es.citations from evidence_sentence es
+			join candidate c on c.id = es.candidate_id
+			join study_question q on q.id = c.study_question_id
+			where q.study_id = ${studyId}
+		)
+		select
+			(select count(*)::int from study_question where study_id = ${studyId} and unit > 0) as answers,
+			(select count(*)::int from s) as sentences,
+			(select coalesce(sum(cardinality(s.citations)), 0)::int from s) as citations,
+			(select count(distinct p)::int from s, unnest(s.citations) as p
+				where not exists (select 1 from document d where d.pmid = p)) as missing`)
+	) as { answers: number; sentences: number; citations: number; missing: number }[];
+	return {
+		mode,
+		answers: row.answers,
+		sentences: row.sentences,
+		citations: row.citations,
+		missingDocuments: row.missing
+	};
 }

@@ -5,6 +5,7 @@ import {
 	agreementBundle,
 	comparedLeaderboardTables,
 	dashboardReports,
+	evidenceTables,
 	readDashboardQuery,
 	pairwiseTables,
 	renderTable,
@@ -29,10 +30,8 @@ function download(body: string | Uint8Array, file: string, type: string) {
 export const GET: RequestHandler = async ({ locals, params, url }) => {
 	requireRole(locals, 'organiser', url);
 	const db = getDb();
-	const { verification, study, rubric, pairwise, leaderboards, query } = await dashboardReports(
-		db,
-		readDashboardQuery(url.searchParams)
-	);
+	const { verification, study, rubric, pairwise, evidence, leaderboards, query } =
+		await dashboardReports(db, readDashboardQuery(url.searchParams));
 	const suffix = [
 		query.dataset && `dataset-${query.dataset}`,
 		query.study && `study-${query.study}`
@@ -45,6 +44,7 @@ export const GET: RequestHandler = async ({ locals, params, url }) => {
 			study: study?.result ?? null,
 			rubric: rubric && query.study ? { studyId: query.study, report: rubric.result } : null,
 			pairwise: pairwise && query.study ? { studyId: query.study, report: pairwise.result } : null,
+			evidence: evidence && query.study ? { studyId: query.study, report: evidence.result } : null,
 			leaderboards: leaderboards?.result ?? null
 		});
 		return download(zip, `agreement-${suffix}-${isoDate()}.zip`, 'application/zip');
@@ -56,6 +56,7 @@ export const GET: RequestHandler = async ({ locals, params, url }) => {
 		...(study ? studyTables(study.result) : {}),
 		...(rubric ? rubricTables(rubric.result) : {}),
 		...(pairwise ? pairwiseTables(pairwise.result) : {}),
+		...(evidence ? evidenceTables(evidence.result) : {}),
 		...(leaderboards?.result.own.length ? comparedLeaderboardTables(leaderboards.result) : {})
 	};
 	const table = Object.hasOwn(tables, match[1]) ? tables[match[1]] : undefined;

@@ -4,7 +4,10 @@ import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import {
 	battlesCsv,
+	evidenceLongCsv,
 	exportBlindingAudit,
+	exportEvidenceLong,
+	exportEvidenceOfficial,
 	exportPairwiseJudgements,
 	exportRankings,
 	exportRubricScores,
@@ -18,16 +21,18 @@ import type { RequestHandler } from './$types';
 
 /**
  * The judgements as a long table (CSV or JSON; the study's design decides the columns), a
- * pairwise study's battles (CSV in FastChat's columns, for `cliniq stats bt`), the study's
+ * pairwise study's battles (CSV in FastChat's columns, for `cliniq stats bt`), an evidence
+ * study's assessments in the official TREC BioGen layout (JSON, for `cliniq stats evidence`), the study's
  * configuration (JSON: design, questions' source, rubric version, seeds' roles), or the blinding
  * audit (JSON).
  */
-const formatSchema = z.enum(['csv', 'json', 'battles', 'config', 'blinding']);
+const formatSchema = z.enum(['csv', 'json', 'battles', 'biogen', 'config', 'blinding']);
 
 export const GET: RequestHandler = async ({ locals, params, url }) => {
 	requireRole(locals, 'organiser', url);
 	const format = formatSchema.safeParse(params.format);
-	if (!format.success) error(404, 'Export formats are csv, json, battles, config and blinding.');
+	if (!format.success)
+		error(404, 'Export formats are csv, json, battles, biogen, config and blinding.');
 	const db = getDb();
 	const study = await getStudy(db, Number(params.id));
 	if (!study) error(404, 'No such study.');
@@ -53,6 +58,17 @@ export const GET: RequestHandler = async ({ locals, params, url }) => {
 	}
 	if (format.data === 'battles' && study.design !== 'pairwise')
 		error(404, 'Only a pairwise study exports battles.');
+	if (format.data === 'biogen') {
+		if (study.design !== 'evidence')
+			error(404, 'Only an evidence study exports BioGen assessments.');
+		return new Response(JSON.stringify(await exportEvidenceOfficial(db, study.id), null, 1), {
+			headers: {
+				'content-type': 'application/json',
+				'content-disposition': `attachment; filename="study-${study.id}-biogen-assessments.json"`,
+				'cache-control': 'no-store'
+			}
+		});
+	}
 	let body: string;
 	let file: string;
 	if (study.design === 'pairwise') {
@@ -65,6 +81,10 @@ export const GET: RequestHandler = async ({ locals, params, url }) => {
 				: format.data === 'csv'
 					? pairwiseJudgementsCsv(rows)
 					: JSON.stringify(rows, null, 1);
+	} else if (study.design === 'evidence') {
+		const rows = await exportEvidenceLong(db, study.id);
+		file = `study-${study.id}-assessments.${format.data}`;
+		body = format.data === 'csv' ? evidenceLongCsv(rows) : JSON.stringify(rows, null, 1);
 	} else if (study.design === 'rubric') {
 		const rows = await exportRubricScores(db, study.id);
 		file = `study-${study.id}-scores.${format.data}`;
