@@ -1,6 +1,3 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { beforeEach, expect, it } from 'vitest';
 import { describeEachDb } from '../../../../db/testing';
 import { insertUsers } from '../../../../fixtures/ranking';
@@ -9,8 +6,6 @@ import {
 	seedAssessedEvidenceStudy,
 	seedEvidenceSet
 } from '../../../../fixtures/evidence';
-import { main } from '../../../../../../cli/main';
-import { exportEvidenceOfficial } from './export';
 import { evidenceReport } from './statistics';
 
 describeEachDb('evidence statistics', (h) => {
@@ -73,28 +68,6 @@ describeEachDb('evidence statistics', (h) => {
 		expect(a.relation.units).toBe(2);
 		expect(a.spans.value).toBeCloseTo(0.9, 10);
 		expect(a.spans.n).toBe(2);
-	});
-
-	it('cliniq stats evidence on the downloaded file gives the same figures', async () => {
-		const { studyId } = await seedAssessedEvidenceStudy(h.db, organiser, assessors, {
-			runs: ['run-a', 'run-b'],
-			questions: 2
-		});
-		const path = join(mkdtempSync(join(tmpdir(), 'cliniq-evidence-')), 'assessments.json');
-		writeFileSync(path, JSON.stringify(await exportEvidenceOfficial(h.db, studyId), null, 1));
-		const out: string[] = [];
-		const err: string[] = [];
-		const code = await main(['stats', 'evidence', path], {
-			stdout: (x) => out.push(x),
-			stderr: (x) => err.push(x)
-		});
-		expect(err).toEqual([]);
-		expect(code).toBe(0);
-		const printed = JSON.parse(out.join('\n'));
-		const report = (await evidenceReport(h.db, studyId))!;
-		expect(printed.questions).toBe(2);
-		expect(printed.runs).toEqual(report.figures.runs);
-		expect(printed.notes).toEqual(report.figures.notes);
 	});
 
 	it('says why agreement is undefined before two assessors finish an answer', async () => {
