@@ -12,10 +12,10 @@ describe('evidence bench', () => {
 		expect(CITATIONS).toBe(15);
 		expect(text).not.toMatch(/stderr/);
 		expect(text).toMatch(
-			/PGlite: portal opens an answer's screen: \d+ actions\/s .* median [\d.]+ ms/
+			/PGlite: portal opens an answer's screen: \d+ actions\/s .* median [\d.]+ ms.* 2\.0 statements per action/
 		);
 		expect(text).toMatch(
-			/PGlite: raw driver baseline \(the answer's sentences, its documents\): .* 2\.0 statements per action/
+			/PGlite: raw driver baseline \(the question, the answer's sentences, its documents, the saved work\): .* 4\.0 statements per action/
 		);
 		// One statement a save.
 		expect(text).toMatch(/PGlite: portal saves one sentence's step: .* 1\.0 statements per action/);

@@ -126,12 +126,12 @@ async function kindBench(io: Io, kind: DatabaseKind, o: EvidenceBenchOptions) {
 				const screen = await evidenceScreen(db, assessors[i], claims[i].publicId);
 				if (!screen) throw new Error('no screen');
 			},
-			baseline: () => baselineOpen(raw, targets[0].candidate)
+			baseline: () => baselineOpen(raw, targets[0])
 		});
 		io.stdout(describePhase(`${name}: portal opens an answer's screen`, open.portal));
 		io.stdout(
 			describePhase(
-				`${name}: raw driver baseline (the answer's sentences, its documents)`,
+				`${name}: raw driver baseline (the question, the answer's sentences, its documents, the saved work)`,
 				open.baseline
 			)
 		);
@@ -237,15 +237,31 @@ async function seedEvidence(raw: RawDriver, o: EvidenceBenchOptions) {
 	return { questionSetId: set.id, modelIds: models.map((m) => m.id) };
 }
 
-/** The baseline of opening a screen: the answer's sentences, then the documents they cite. */
-async function baselineOpen(raw: RawDriver, candidate: number) {
+/**
+ * The baseline of opening a screen, the same data with plain statements: the assignment (its
+ * owner) with its question, the answer's sentences, the documents they cite, and what was saved
+ * (labels, assertions with their relations).
+ */
+async function baselineOpen(raw: RawDriver, target: { assignment: number; candidate: number }) {
+	await raw.query(
+		`select a.public_id, sq.question, sq.context from assignment a
+		join study_question q on q.id = a.study_question_id
+		join set_question sq on sq.id = q.set_question_id where a.id = $1`,
+		[target.assignment]
+	);
 	const sentences = await raw.query<{ citations: string[] }>(
 		`select position, text, words, citations from evidence_sentence where candidate_id = $1 order by position`,
-		[candidate]
+		[target.candidate]
 	);
 	await raw.query(`select pmid, title, sentences from document where pmid = any($1::text[])`, [
 		sentences.flatMap((s) => s.citations)
 	]);
+	await raw.query(
+		`select t.position, t.start_word, t.end_word, t.relevance, r.pmid, r.relation, r.evidence
+		from evidence_assertion t left join evidence_relation r on r.assertion_id = t.id
+		where t.assignment_id = $1 order by t.position, t.start_word`,
+		[target.assignment]
+	);
 }
 
 /** The baseline of saving a step: the same rows written with plain statements in a transaction. */

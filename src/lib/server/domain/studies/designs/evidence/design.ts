@@ -43,13 +43,24 @@ export const evidenceDesign: StudyDesignPlug = {
 	screenPath: (publicId) => `/rank/evidence/${publicId}`
 };
 
+/** A study's mode never changes once created, so a process keeps them (bounded), per database. */
+const modesOf = new WeakMap<object, Map<number, EvidenceMode>>();
+const KEEP = 100;
+
 /** An evidence study's mode (null for a study of another design). */
 export async function evidenceModeOf(db: Db | Tx, studyId: number): Promise<EvidenceMode | null> {
+	const modes = modesOf.get(db) ?? new Map<number, EvidenceMode>();
+	modesOf.set(db, modes);
+	const known = modes.get(studyId);
+	if (known) return known;
 	const [row] = await db
 		.select({ mode: evidenceStudy.mode })
 		.from(evidenceStudy)
 		.where(eq(evidenceStudy.studyId, studyId));
-	return row?.mode ?? null;
+	if (!row) return null;
+	if (modes.size >= KEEP) modes.delete(modes.keys().next().value!);
+	modes.set(studyId, row.mode);
+	return row.mode;
 }
 
 /**
