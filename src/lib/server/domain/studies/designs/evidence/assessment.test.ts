@@ -103,6 +103,37 @@ describeEachDb('evidence assessments', (h) => {
 		expect(events).toHaveLength(1);
 	});
 
+	it('refuses hostile steps with a clear error and stores nothing', async () => {
+		const seed = await seedEvidenceSet(h.db, { questions: 1, runs: ['r1'] });
+		const studyId = await openEvidenceStudy(h.db, seed, organiser);
+		const { publicId } = (await claimNext(h.db, studyId, assessors[0])) as Assigned;
+		let deep: unknown = 1;
+		for (let i = 0; i < 10_000; i++) deep = [deep];
+		const hostile = [
+			deep,
+			{ position: 1, interpretable: true, assertions: deep },
+			{ answers: 'yes\u0000' },
+			{
+				position: 1,
+				interpretable: true,
+				assertions: [{ start: 0, end: 1, relations: [{ pmid: '1\u00002', relation: 'supports' }] }]
+			},
+			{
+				position: 1,
+				interpretable: true,
+				assertions: [{ start: 0, end: 1, relevance: 'x'.repeat(100_000) }]
+			},
+			{ position: 2 ** 40, interpretable: true, assertions: [] },
+			{ position: 1, interpretable: false, assertions: [{ start: 0, end: 1 }] }
+		];
+		for (const step of hostile)
+			await expect(saveEvidenceStep(h.db, assessors[0], publicId, step)).rejects.toThrow(
+				/not well formed|Only an interpretable/
+			);
+		const screen = (await evidenceScreen(h.db, assessors[0], publicId))!;
+		expect(screen.saved).toEqual({ answers: null, sentences: {} });
+	});
+
 	it('a "no" to the question finishes the answer at once', async () => {
 		const seed = await seedEvidenceSet(h.db, { questions: 1, runs: ['r1'] });
 		const studyId = await openEvidenceStudy(h.db, seed, organiser);
