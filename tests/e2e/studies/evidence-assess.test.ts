@@ -19,6 +19,15 @@ import {
 } from '../../../src/lib/server/db/schema';
 import { openEvidenceStudy, seedEvidenceSet } from '../../../src/lib/server/fixtures/evidence';
 import { E2E_ACCOUNTS } from '../support/accounts';
+import {
+	expectNoRunName,
+	markWords,
+	relateDocument,
+	RELEVANCE_KEYS,
+	saved,
+	startAssessing,
+	studyOnRank
+} from '../support/evidence';
 import { startPortal, type PrepareDatabase } from '../support/portal';
 import { readTemplate } from '../support/template';
 import { expect, loginAs, test } from '../fixtures';
@@ -55,17 +64,6 @@ async function expectAccessible(page: Page, what: string) {
 	expect(bad, what).toEqual([]);
 }
 
-async function expectNoRunName(page: Page) {
-	const html = await page.content();
-	const served = await (await page.request.get(page.url())).text();
-	for (const run of RUNS) {
-		expect(html).not.toContain(run);
-		expect(served).not.toContain(run);
-	}
-}
-
-const saved = (page: Page) => page.getByRole('status').filter({ hasText: /^Saved$/ });
-
 test('an assessor judges an answer by keyboard alone, reloads midway and finishes it', async ({
 	browser
 }) => {
@@ -84,14 +82,9 @@ test('an assessor judges an answer by keyboard alone, reloads midway and finishe
 	try {
 		await test.step('the study list leads to the evidence screen', async () => {
 			await page.goto(`${portal.url}/rank`);
-			const study = page
-				.getByRole('listitem')
-				.filter({ has: page.getByRole('heading', { name: STUDY }) });
+			const study = studyOnRank(page, STUDY);
 			await expect(study).toContainText('0 of 4 answers');
-			await study.getByRole('button', { name: 'Start assessing' }).click();
-			await expect(page).toHaveURL(/\/rank\/evidence\/[a-z2-9]{24}$/);
-			await expect(page.getByRole('button', { name: /Keyboard shortcuts/ })).toBeVisible();
-			publicId = page.url().split('/').pop()!;
+			publicId = await startAssessing(page, study);
 			await expect(
 				page.getByRole('heading', { name: /best treatment for condition/ })
 			).toBeVisible();
@@ -99,7 +92,7 @@ test('an assessor judges an answer by keyboard alone, reloads midway and finishe
 			const chips = page.getByRole('button', { name: /^Document \d, PMID/ });
 			await expect(chips).toHaveCount(4);
 			await expect(chips.nth(1)).toHaveAccessibleName(/not available$/);
-			await expectNoRunName(page);
+			await expectNoRunName(page, RUNS);
 			await expectAccessible(page, 'evidence screen, new answer');
 		});
 
@@ -118,19 +111,16 @@ test('an assessor judges an answer by keyboard alone, reloads midway and finishe
 			await page.keyboard.press('Enter');
 			const card = page.getByRole('region', { name: 'Assertion 1' });
 			await expect(card.locator('blockquote')).toHaveText(/^Run \d claim$/);
-			await page.keyboard.press('1'); // supports (the first available document is in view)
+			// Supports (the first available document is in view), with sentences 2 and 1.
+			await relateDocument(page, 'supports', [2, 1]);
 			await expect(card.getByRole('radio', { name: /^Supports/ })).toBeChecked();
-			await page.keyboard.press('ArrowDown');
-			await page.keyboard.press('Space');
-			await page.keyboard.press('ArrowUp');
-			await page.keyboard.press('Space');
 			const docSentences = page.getByRole('list', { name: /^Sentences of PMID/ });
 			await expect(docSentences.locator('button[aria-pressed="true"]')).toHaveCount(2);
 			// The cited document that is not available, and back.
 			await page.keyboard.press(']');
 			await expect(page.getByText(/document not available/).first()).toBeVisible();
 			await page.keyboard.press(']');
-			await page.keyboard.press('q'); // required
+			await page.keyboard.press(RELEVANCE_KEYS.required);
 			await expect(card.getByRole('radio', { name: /^Required/ })).toBeChecked();
 			await expect(page.getByText('1 of 3 done')).toBeVisible();
 			await expect(saved(page)).toBeVisible();
@@ -158,17 +148,15 @@ test('an assessor judges an answer by keyboard alone, reloads midway and finishe
 			await expect(page.getByRole('region', { name: 'Assertion 1' })).toBeVisible();
 			await page.keyboard.press('Delete'); // … removed again
 			await expect(page.getByRole('region', { name: 'Assertion 1' })).toHaveCount(0);
-			await page.keyboard.press('ArrowRight');
-			for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowRight');
-			await page.keyboard.press('Enter');
+			await markWords(page, 1, 4);
 			const card = page.getByRole('region', { name: 'Assertion 1' });
 			await expect(card.locator('blockquote')).toHaveText(/^\d claim 2 about$/);
-			await page.keyboard.press('3'); // contradicts: needs evidence
+			await relateDocument(page, 'contradicts'); // needs evidence
 			await expect(card).toContainText('Needs evidence sentences');
 			await page.keyboard.press('ArrowDown');
 			await page.keyboard.press('ArrowDown');
 			await page.keyboard.press('Space');
-			await page.keyboard.press('w'); // unnecessary
+			await page.keyboard.press(RELEVANCE_KEYS.unnecessary);
 			await expect(card).toContainText('Complete');
 			await expect(page.getByText('2 of 3 done')).toBeVisible();
 			await page.screenshot({ path: '/tmp/evidence-screen.png' });
@@ -185,9 +173,8 @@ test('an assessor judges an answer by keyboard alone, reloads midway and finishe
 			await expect(page).toHaveURL(new RegExp(publicId));
 			await expect(page.getByText('2 of 3 done')).toBeVisible();
 			await page.keyboard.press('y');
-			await page.keyboard.press('Shift+ArrowRight');
-			await page.keyboard.press('Enter');
-			await page.keyboard.press('e'); // borderline
+			await markWords(page, 0, 2);
+			await page.keyboard.press(RELEVANCE_KEYS.borderline);
 			await expect(page.getByText('3 of 3 done')).toBeVisible();
 			await page.keyboard.press('Control+Enter');
 			await expect(page).not.toHaveURL(new RegExp(publicId));
@@ -195,7 +182,7 @@ test('an assessor judges an answer by keyboard alone, reloads midway and finishe
 			await expect(page.getByRole('heading', { name: 'Sentence 1 of 3' })).toHaveCount(0);
 			await expect(page.getByText('0 of 3 done')).toBeVisible();
 			await expect(page.getByLabel('Your progress')).toContainText('1 assessed so far');
-			await expectNoRunName(page);
+			await expectNoRunName(page, RUNS);
 		});
 	} finally {
 		await context.close();
@@ -258,13 +245,7 @@ test('per sentence: a "yes" makes one judgement of the whole sentence, judged by
 }) => {
 	await loginAs(page, 'physician');
 	await page.goto('/rank');
-	await page
-		.getByRole('listitem')
-		.filter({ has: page.getByRole('heading', { name: SENTENCE_STUDY }) })
-		.getByRole('button', { name: 'Start assessing' })
-		.click();
-	await expect(page).toHaveURL(/\/rank\/evidence\/[a-z2-9]{24}$/);
-	await expect(page.getByRole('button', { name: /Keyboard shortcuts/ })).toBeVisible();
+	await startAssessing(page, studyOnRank(page, SENTENCE_STUDY));
 	expect(await page.content()).not.toContain(SENTENCE_RUN);
 	// Sentence keys wait for the answer as a whole.
 	await page.keyboard.press('Enter');
@@ -274,7 +255,8 @@ test('per sentence: a "yes" makes one judgement of the whole sentence, judged by
 	await expect(page.getByRole('button', { name: /as an assertion/ })).toHaveCount(0);
 	const card = page.getByRole('region', { name: 'Assertion 1' });
 	await expect(card.locator('blockquote')).toHaveText('The whole sentence');
-	for (const key of ['2', 'ArrowDown', 'Space', 'r']) await page.keyboard.press(key);
+	await relateDocument(page, 'partially_supports', [2]);
+	await page.keyboard.press(RELEVANCE_KEYS.inappropriate);
 	await expect(card.getByRole('radio', { name: /^Partially supports/ })).toBeChecked();
 	await expect(card.getByRole('radio', { name: /^Inappropriate/ })).toBeChecked();
 	await expect(card).toContainText('Evidence: 2');

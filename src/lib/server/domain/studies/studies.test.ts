@@ -4,8 +4,16 @@ import { beforeEach, expect, it } from 'vitest';
 import { auditEvent, candidate, study as studyTable, studyQuestion, user } from '../../db/schema';
 import { createInvitation } from '../people/users';
 import { describeEachDb } from '../../db/testing';
+import { seedEvidenceSet } from '../../fixtures/evidence';
 import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
-import { changeStudyState, checkEligibility, createStudy, getStudy, listStudies } from './studies';
+import {
+	changeStudyState,
+	checkEligibility,
+	createStudy,
+	getStudy,
+	listModelsWithCounts,
+	listStudies
+} from './studies';
 
 describeEachDb('ranking studies', (h) => {
 	let organiser: string;
@@ -35,6 +43,25 @@ describeEachDb('ranking studies', (h) => {
 		// Without beta, only item 3 (also lacking gamma) stays ineligible.
 		const noBeta = await checkEligibility(h.db, { types: [] }, [modelIds[0], modelIds[2]]);
 		expect(noBeta.eligible).toHaveLength(3);
+	});
+
+	it('counts each model’s answers to QA items and to question sets for the form', async () => {
+		await seedRankingContent(h.db, {
+			count: 3,
+			models: ['alpha', 'beta'],
+			skip: [{ item: 0, model: 'beta' }]
+		});
+		await seedEvidenceSet(h.db, { questions: 2, runs: ['run-x'] });
+		const counts = (await listModelsWithCounts(h.db)).map((m) => [
+			m.name,
+			m.responses,
+			m.setResponses
+		]);
+		expect(counts).toEqual([
+			['alpha', 3, 0],
+			['beta', 2, 0],
+			['run-x', 0, 2]
+		]);
 	});
 
 	it('selects by type and by explicit list', async () => {

@@ -695,14 +695,16 @@ export async function getStudy(db: Db, studyId: number) {
 
 /** Every model with its answers to QA items and to question sets, for the study form. */
 export async function listModelsWithCounts(db: Db) {
+	// The outer table is named: a one-table select writes `${model.id}` as a bare "id", which the
+	// subquery would read as its own row's id.
 	return db
 		.select({
 			id: model.id,
 			name: model.name,
 			/** Answers to QA items. */
-			responses: sql<number>`(select count(*)::int from ${response} r where r.model_id = ${model.id})`,
+			responses: sql<number>`(select count(*)::int from ${response} r where r.model_id = ${model}.id)`,
 			/** Answers to questions of question sets. */
-			setResponses: sql<number>`(select count(*)::int from ${setResponse} r where r.model_id = ${model.id})`
+			setResponses: sql<number>`(select count(*)::int from ${setResponse} r where r.model_id = ${model}.id)`
 		})
 		.from(model)
 		.orderBy(asc(model.name));
