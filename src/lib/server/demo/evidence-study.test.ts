@@ -13,7 +13,7 @@ describeEachDb('the demo evidence study', (h) => {
 		await seedEvidenceStudy(h.db, { organiser, physicians });
 		const [s] = await h.db.select().from(study).where(eq(study.name, DEMO_EVIDENCE_STUDY));
 		expect(s.state).toBe('open');
-		const report = await evidenceReport(h.db, s.id);
+		const report = (await evidenceReport(h.db, s.id))!;
 		expect(report.counts).toMatchObject({ answers: 6, assessed: 6 });
 		expect(Object.keys(report.figures.runs).sort()).toEqual(['demo-run-A', 'demo-run-B']);
 		// Run B's third answer tells everyone to start a drug: it does not answer the question.
