@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { chunk } from '../../db/chunk';
 import { importRecord, model, setQuestion, setResponse } from '../../db/schema';
 import { DomainError } from '../../errors';
@@ -98,34 +98,7 @@ export async function importSetResponses(
 			contentHash: a.hash,
 			importId: imp.id
 		}));
-		const existing = new Map<string, string>();
-		for (const part of chunk(rows, 1000)) {
-			const found = await tx
-				.select({
-					questionId: setResponse.setQuestionId,
-					modelId: setResponse.modelId,
-					hash: setResponse.contentHash
-				})
-				.from(setResponse)
-				.where(
-					and(
-						inArray(
-							setResponse.setQuestionId,
-							part.map((r) => r.setQuestionId)
-						),
-						inArray(setResponse.modelId, [...new Set(part.map((r) => r.modelId))])
-					)
-				);
-			for (const r of found) existing.set(`${r.questionId}:${r.modelId}`, r.hash);
-		}
-		let created = 0;
-		let updated = 0;
-		const changed = rows.filter((r) => {
-			const prev = existing.get(`${r.setQuestionId}:${r.modelId}`);
-			if (prev === undefined) created++;
-			else if (prev !== r.contentHash) updated++;
-			return prev !== r.contentHash;
-		});
+		const { changed, created, updated } = await changedResponses(tx, rows);
 		for (const batch of chunk(changed)) {
 			await tx
 				.insert(setResponse)
@@ -152,4 +125,42 @@ export async function importSetResponses(
 		});
 		return { importId: imp.id, setId: set.id, total: rows.length, models, ...counts, warnings };
 	});
+}
+
+/**
+ * The answers of `rows` that are new or differ from what is stored (by content hash) for their
+ * (question, model), with how many are created and how many updated.
+ */
+export async function changedResponses<
+	R extends { setQuestionId: number; modelId: number; contentHash: string }
+>(tx: Tx, rows: R[]): Promise<{ changed: R[]; created: number; updated: number }> {
+	const existing = new Map<string, string>();
+	for (const part of chunk(rows, 1000)) {
+		const found = await tx
+			.select({
+				questionId: setResponse.setQuestionId,
+				modelId: setResponse.modelId,
+				hash: setResponse.contentHash
+			})
+			.from(setResponse)
+			.where(
+				and(
+					inArray(
+						setResponse.setQuestionId,
+						part.map((r) => r.setQuestionId)
+					),
+					inArray(setResponse.modelId, [...new Set(part.map((r) => r.modelId))])
+				)
+			);
+		for (const r of found) existing.set(`${r.questionId}:${r.modelId}`, r.hash);
+	}
+	let created = 0;
+	let updated = 0;
+	const changed = rows.filter((r) => {
+		const prev = existing.get(`${r.setQuestionId}:${r.modelId}`);
+		if (prev === undefined) created++;
+		else if (prev !== r.contentHash) updated++;
+		return prev !== r.contentHash;
+	});
+	return { changed, created, updated };
 }

@@ -35,6 +35,7 @@ import {
 import { RecordChecks } from './checks';
 import { readRecords, type RawRecord } from './records';
 import { checkRunRecord, RUN_FORMAT_LABELS, type RunFields, type RunFormat } from './run-fields';
+import { changedResponses } from './response-import';
 import { checkSetName, findSet } from './sets';
 
 export { RUN_FORMAT_LABELS, type RunFormat };
@@ -314,34 +315,7 @@ export async function importRuns(
 			importId: imp.id,
 			sentences: a.fields.sentences
 		}));
-		const existing = new Map<string, string>();
-		for (const part of chunk(rows, 1000)) {
-			const found = await tx
-				.select({
-					questionId: setResponse.setQuestionId,
-					modelId: setResponse.modelId,
-					hash: setResponse.contentHash
-				})
-				.from(setResponse)
-				.where(
-					and(
-						inArray(
-							setResponse.setQuestionId,
-							part.map((r) => r.setQuestionId)
-						),
-						inArray(setResponse.modelId, [...new Set(part.map((r) => r.modelId))])
-					)
-				);
-			for (const r of found) existing.set(`${r.questionId}:${r.modelId}`, r.hash);
-		}
-		let created = 0;
-		let updated = 0;
-		const changed = rows.filter((r) => {
-			const prev = existing.get(`${r.setQuestionId}:${r.modelId}`);
-			if (prev === undefined) created++;
-			else if (prev !== r.contentHash) updated++;
-			return prev !== r.contentHash;
-		});
+		const { changed, created, updated } = await changedResponses(tx, rows);
 		let sentences = 0;
 		for (const batch of chunk(changed)) {
 			const written = await tx
