@@ -15,7 +15,13 @@ export const QA_TYPES = [
 ] as const;
 export type QaType = (typeof QA_TYPES)[number];
 
-export const ROLES = ['organiser', 'reviewer', 'physician', 'adjudicator'] as const;
+export const ROLES = [
+	'organiser',
+	'reviewer',
+	'physician',
+	'adjudicator',
+	'institution_lead'
+] as const;
 export type Role = (typeof ROLES)[number];
 
 export const IMPORT_KINDS = [
@@ -393,3 +399,31 @@ export const IMPORT_WARNING_LABELS: Record<ImportWarningKind, string> = {
  * and 50 reviewers), and no one plans their day by the thousand-and-first item.
  */
 export const REVIEW_LEFT_CAP = 1000;
+
+/** What kind of body an institution is. */
+export const INSTITUTION_KINDS = ['medical_school', 'hospital', 'other'] as const;
+export type InstitutionKind = (typeof INSTITUTION_KINDS)[number];
+export const INSTITUTION_KIND_LABELS: Record<InstitutionKind, string> = {
+	medical_school: 'Medical school',
+	hospital: 'Hospital',
+	other: 'Other'
+};
+
+/** The roles a person may apply for (organisers and leads are invited, never applied for). */
+export const APPLICABLE_ROLES = ['reviewer', 'physician'] as const;
+export type ApplicableRole = (typeof APPLICABLE_ROLES)[number];
+
+export const APPLICATION_STATUSES = ['pending', 'approved', 'declined'] as const;
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+
+/** What happens to a rater's judgements when they withdraw from a study (chosen in the consent text). */
+export const WITHDRAWAL_POLICIES = ['keep', 'exclude'] as const;
+export type WithdrawalPolicy = (typeof WITHDRAWAL_POLICIES)[number];
+
+/** A benchmark study gives the published figures; a qualification round admits raters to them. */
+export const STUDY_PURPOSES = ['benchmark', 'qualification'] as const;
+export type StudyPurpose = (typeof STUDY_PURPOSES)[number];
+
+/** Who removed judgements from the figures: an organiser, or the rater's own withdrawal. */
+export const EXCLUSION_SOURCES = ['organiser', 'withdrawal'] as const;
+export type ExclusionSource = (typeof EXCLUSION_SOURCES)[number];

@@ -27,7 +27,12 @@ import {
 	QUEUE_ORDERS,
 	EVIDENCE_MODES,
 	EVIDENCE_RELATIONS,
-	EVIDENCE_RELEVANCES
+	EVIDENCE_RELEVANCES,
+	INSTITUTION_KINDS,
+	APPLICATION_STATUSES,
+	WITHDRAWAL_POLICIES,
+	STUDY_PURPOSES,
+	EXCLUSION_SOURCES
 } from '../../../constants';
 
 export const qaType = pgEnum('qa_type', QA_TYPES);
@@ -56,3 +61,8 @@ export const queueOrder = pgEnum('queue_order', QUEUE_ORDERS);
 export const evidenceMode = pgEnum('evidence_mode', EVIDENCE_MODES);
 export const evidenceRelation = pgEnum('document_relation', EVIDENCE_RELATIONS);
 export const evidenceRelevance = pgEnum('evidence_relevance', EVIDENCE_RELEVANCES);
+export const institutionKind = pgEnum('institution_kind', INSTITUTION_KINDS);
+export const applicationStatus = pgEnum('application_status', APPLICATION_STATUSES);
+export const withdrawalPolicy = pgEnum('withdrawal_policy', WITHDRAWAL_POLICIES);
+export const studyPurpose = pgEnum('study_purpose', STUDY_PURPOSES);
+export const exclusionSource = pgEnum('exclusion_source', EXCLUSION_SOURCES);

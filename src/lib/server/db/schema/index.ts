@@ -4,6 +4,7 @@ export * from './audit';
 export * from './content';
 export * from './review';
 export * from './study';
+export * from './raters';
 export * from '../../domain/studies/designs/ranking/schema';
 export * from './scoring';
 export * from './agreement';

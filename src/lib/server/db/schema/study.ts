@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+	type AnyPgColumn,
 	boolean,
 	check,
 	doublePrecision,
@@ -15,7 +16,7 @@ import {
 	unique
 } from 'drizzle-orm/pg-core';
 import { importRecord, model, qaItem, qaItemVersion, response } from './content';
-import { assignmentState, studyDesign, studyState } from './enums';
+import { assignmentState, studyDesign, studyPurpose, studyState } from './enums';
 import { questionSet, setQuestion, setResponse } from './question-set';
 import { user } from './user';
 
@@ -48,6 +49,23 @@ export const study = pgTable(
 		 * types left out take the default. Read when the study first opens, frozen in `shown_text`.
 		 */
 		presentation: jsonb().notNull().default({}),
+		/**
+		 * `benchmark` (its judgements give the published figures) or `qualification` (a round of gold
+		 * questions a rater works, with feedback, before the live studies that require it).
+		 */
+		purpose: studyPurpose().notNull().default('benchmark'),
+		/** Benchmark studies: the qualification round a rater must pass first (null: none). */
+		qualificationStudyId: integer().references((): AnyPgColumn => study.id),
+		/** Benchmark studies: one hidden gold check in every `goldEvery` claims (null: none). */
+		goldEvery: integer(),
+		/**
+		 * The gold accuracy a rater must reach: the pass mark of a qualification round, the mark
+		 * below which a live study flags a rater to the organiser.
+		 */
+		passMark: doublePrecision().notNull().default(0.8),
+		/** Qualification rounds: gold questions per attempt, and attempts allowed. */
+		questionsPerAttempt: integer().notNull().default(5),
+		maxAttempts: integer().notNull().default(2),
 		createdBy: text()
 			.notNull()
 			.references(() => user.id),
@@ -55,7 +73,12 @@ export const study = pgTable(
 		openedAt: timestamp({ withTimezone: true }),
 		closedAt: timestamp({ withTimezone: true })
 	},
-	(t) => [check('raters_positive', sql`${t.ratersPerQuestion} >= 1`)]
+	(t) => [
+		check('raters_positive', sql`${t.ratersPerQuestion} >= 1`),
+		check('gold_every_range', sql`${t.goldEvery} is null or ${t.goldEvery} >= 2`),
+		check('pass_mark_range', sql`${t.passMark} >= 0 and ${t.passMark} <= 1`),
+		check('attempts_positive', sql`${t.questionsPerAttempt} >= 1 and ${t.maxAttempts} >= 1`)
+	]
 );
 export type Study = typeof study.$inferSelect;
 
@@ -92,7 +115,13 @@ export const studyQuestion = pgTable(
 		/** Which unit of its question this is: 0 when a question is one unit, else 1, 2, … */
 		unit: integer().notNull().default(0),
 		openSlots: smallint().notNull(),
-		completed: smallint().notNull().default(0)
+		completed: smallint().notNull().default(0),
+		/**
+		 * A gold question (its answer in `gold_label`): served as a hidden check at the study's gold
+		 * rate (or as a qualification round's question), never through the k slots, never counted in
+		 * any figure.
+		 */
+		gold: boolean().notNull().default(false)
 	},
 	(t) => [
 		check(

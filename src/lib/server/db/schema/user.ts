@@ -1,6 +1,31 @@
 import { sql } from 'drizzle-orm';
 import { check, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { role } from './enums';
+import { institutionKind, role } from './enums';
+
+/**
+ * A medical school, hospital or other body whose people contribute judgements. Every account
+ * belongs to one; institution 1 (made by the migration) holds the portal's own people. With an
+ * issuer, its people may sign in through its own OpenID Connect provider.
+ */
+export const institution = pgTable('institution', {
+	id: integer().primaryKey().generatedByDefaultAsIdentity(),
+	name: text().notNull().unique(),
+	kind: institutionKind().notNull().default('other'),
+	/** OpenID Connect issuer URL (discovery at `<issuer>/.well-known/openid-configuration`). */
+	ssoIssuer: text(),
+	ssoClientId: text(),
+	ssoClientSecret: text(),
+	/** Email domains whose people may sign in through the institution's provider (lower case). */
+	ssoDomains: text()
+		.array()
+		.notNull()
+		.default(sql`'{}'::text[]`),
+	createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+});
+export type Institution = typeof institution.$inferSelect;
+
+/** The home institution the migration creates: accounts not placed elsewhere belong to it. */
+export const HOME_INSTITUTION_ID = 1;
 
 export const user = pgTable(
 	'user',
@@ -16,6 +41,11 @@ export const user = pgTable(
 			.array()
 			.notNull()
 			.default(sql`'{}'::role[]`),
+		/** The institution the account belongs to (an institution lead manages its own people). */
+		institutionId: integer()
+			.notNull()
+			.default(1)
+			.references(() => institution.id),
 		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 		disabledAt: timestamp({ withTimezone: true })
 	},
@@ -42,6 +72,11 @@ export const invitation = pgTable('invitation', {
 	email: text().notNull(),
 	displayName: text().notNull(),
 	roles: role().array().notNull(),
+	/** The institution the new account will belong to. */
+	institutionId: integer()
+		.notNull()
+		.default(1)
+		.references(() => institution.id),
 	createdBy: text()
 		.notNull()
 		.references(() => user.id),

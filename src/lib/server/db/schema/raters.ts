@@ -1,0 +1,224 @@
+// Raters you can trust: how people join (single sign-on, applications), what they consented to,
+// the gold answers that measure them, and the exclusions that take a rater's judgements out of
+// every figure. Institutions themselves live beside the accounts (./user.ts).
+import { sql } from 'drizzle-orm';
+import {
+	boolean,
+	check,
+	doublePrecision,
+	index,
+	integer,
+	pgTable,
+	primaryKey,
+	smallint,
+	text,
+	timestamp,
+	unique,
+	uniqueIndex
+} from 'drizzle-orm/pg-core';
+import { applicationStatus, exclusionSource, role, withdrawalPolicy } from './enums';
+import { study, studyQuestion } from './study';
+import { institution, invitation, user } from './user';
+
+/** An account's identity at an institution's OpenID provider (issuer and subject), once linked. */
+export const ssoIdentity = pgTable(
+	'sso_identity',
+	{
+		issuer: text().notNull(),
+		subject: text().notNull(),
+		userId: text()
+			.notNull()
+			.references(() => user.id),
+		institutionId: integer()
+			.notNull()
+			.references(() => institution.id),
+		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+		lastSignInAt: timestamp({ withTimezone: true })
+	},
+	(t) => [primaryKey({ columns: [t.issuer, t.subject] }), index().on(t.userId)]
+);
+
+/**
+ * A person's request to contribute: approved by an organiser or the institution's lead, which
+ * issues an invitation (its link shown to copy); declined with a reason. Made from a first SSO
+ * sign-in that matched no account or invitation, or from the public form.
+ */
+export const application = pgTable(
+	'application',
+	{
+		id: integer().primaryKey().generatedAlwaysAsIdentity(),
+		institutionId: integer()
+			.notNull()
+			.references(() => institution.id),
+		email: text().notNull(),
+		displayName: text().notNull(),
+		role: role().notNull(),
+		/** Physicians: specialty and years of practice. */
+		specialty: text(),
+		yearsOfPractice: smallint(),
+		/** Students (reviewers): year of study. */
+		yearOfStudy: smallint(),
+		/** Set when the application came from an SSO sign-in: approval links that identity. */
+		ssoIssuer: text(),
+		ssoSubject: text(),
+		status: applicationStatus().notNull().default('pending'),
+		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+		decidedBy: text().references(() => user.id),
+		decidedAt: timestamp({ withTimezone: true }),
+		decisionNote: text(),
+		invitationId: text().references(() => invitation.id)
+	},
+	(t) => [
+		check('application_email_lower', sql`${t.email} = lower(${t.email})`),
+		check('application_role', sql`${t.role} in ('reviewer', 'physician')`),
+		index().on(t.institutionId, t.status),
+		// One open application per identity.
+		uniqueIndex('application_pending_sso')
+			.on(t.ssoIssuer, t.ssoSubject)
+			.where(sql`${t.status} = 'pending' and ${t.ssoIssuer} is not null`)
+	]
+);
+export type Application = typeof application.$inferSelect;
+
+/**
+ * One version of an information-and-consent text: the portal's (study null) or a study's. Raters
+ * accept the newest published version before any work; a new version asks again.
+ * `withdrawnJudgements` says what happens to a withdrawing rater's judgements (statistics follow).
+ */
+export const consentText = pgTable(
+	'consent_text',
+	{
+		id: integer().primaryKey().generatedAlwaysAsIdentity(),
+		studyId: integer().references(() => study.id),
+		version: integer().notNull(),
+		title: text().notNull(),
+		/** Markdown. */
+		body: text().notNull(),
+		withdrawnJudgements: withdrawalPolicy().notNull().default('keep'),
+		createdBy: text()
+			.notNull()
+			.references(() => user.id),
+		publishedAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+	},
+	(t) => [
+		unique().on(t.studyId, t.version).nullsNotDistinct(),
+		check('consent_version_positive', sql`${t.version} >= 1`)
+	]
+);
+export type ConsentText = typeof consentText.$inferSelect;
+
+/** A rater's acceptance of one consent version, with the time. */
+export const consentAcceptance = pgTable(
+	'consent_acceptance',
+	{
+		consentTextId: integer()
+			.notNull()
+			.references(() => consentText.id),
+		userId: text()
+			.notNull()
+			.references(() => user.id),
+		acceptedAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+	},
+	(t) => [primaryKey({ columns: [t.userId, t.consentTextId] })]
+);
+
+/** A rater's withdrawal from a study, with the consent version's policy applied at that time. */
+export const studyWithdrawal = pgTable(
+	'study_withdrawal',
+	{
+		studyId: integer()
+			.notNull()
+			.references(() => study.id),
+		userId: text()
+			.notNull()
+			.references(() => user.id),
+		withdrawnAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+		policy: withdrawalPolicy().notNull(),
+		consentTextId: integer().references(() => consentText.id),
+		/** The exclusion the policy `exclude` made. */
+		exclusionId: integer().references(() => exclusion.id)
+	},
+	(t) => [primaryKey({ columns: [t.studyId, t.userId] })]
+);
+
+/**
+ * An audited, reversible removal of a rater's judgements from every figure: in one study or all
+ * (study null), all of them or those submitted in [from, until). Revoking it puts them back.
+ */
+export const exclusion = pgTable(
+	'exclusion',
+	{
+		id: integer().primaryKey().generatedAlwaysAsIdentity(),
+		raterId: text()
+			.notNull()
+			.references(() => user.id),
+		studyId: integer().references(() => study.id),
+		fromAt: timestamp({ withTimezone: true }),
+		untilAt: timestamp({ withTimezone: true }),
+		reason: text().notNull(),
+		source: exclusionSource().notNull().default('organiser'),
+		createdBy: text()
+			.notNull()
+			.references(() => user.id),
+		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+		revokedAt: timestamp({ withTimezone: true }),
+		revokedBy: text().references(() => user.id)
+	},
+	(t) => [
+		check('exclusion_range', sql`${t.fromAt} is null or ${t.untilAt} is null or ${t.fromAt} < ${t.untilAt}`),
+		index('exclusion_active')
+			.on(t.raterId)
+			.where(sql`${t.revokedAt} is null`)
+	]
+);
+export type Exclusion = typeof exclusion.$inferSelect;
+
+/** A gold question's explanation, shown to the rater after a qualification round's question. */
+export const goldQuestion = pgTable('gold_question', {
+	studyQuestionId: integer()
+		.primaryKey()
+		.references(() => studyQuestion.id),
+	explanation: text().notNull().default(''),
+	createdBy: text()
+		.notNull()
+		.references(() => user.id),
+	createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+});
+
+/**
+ * The gold answer of a gold question, as labels in the design's own key space
+ * (`domain/quality/labels.ts`: e.g. `Model A/tag` → `good`, `preferred` → `Model B`).
+ */
+export const goldLabel = pgTable(
+	'gold_label',
+	{
+		studyQuestionId: integer()
+			.notNull()
+			.references(() => studyQuestion.id),
+		key: text().notNull(),
+		label: text().notNull()
+	},
+	(t) => [primaryKey({ columns: [t.studyQuestionId, t.key] })]
+);
+
+/** One finished attempt at a qualification round: its gold accuracy and whether it passed. */
+export const qualificationAttempt = pgTable(
+	'qualification_attempt',
+	{
+		studyId: integer()
+			.notNull()
+			.references(() => study.id),
+		raterId: text()
+			.notNull()
+			.references(() => user.id),
+		attempt: integer().notNull(),
+		/** Share of gold labels matched over the attempt's questions. */
+		score: doublePrecision().notNull(),
+		questions: integer().notNull(),
+		passed: boolean().notNull(),
+		finishedAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+	},
+	(t) => [
+		primaryKey({ columns: [t.studyId, t.raterId, t.attempt] })
+	]
+);
