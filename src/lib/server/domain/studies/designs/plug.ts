@@ -1,4 +1,5 @@
 // What a study design plugs into the engine (the registry, ./registry.ts, lists one per design).
+import type { SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../../db/client';
 import type { Study } from '../../../db/schema';
 import type { EvidenceMode, Pairing } from '../../../../constants';
@@ -38,8 +39,26 @@ export interface StudyDesignPlug {
 	 * (`questionKey`), so designs can be compared on the same questions (../battles.ts).
 	 */
 	battles?(db: Db, studyId: number): Promise<LabelledBattles[]>;
+	/**
+	 * The study's submitted judgements as categorical labels in the design's key space (one row per
+	 * assignment and key, e.g. `gpt-4o/tag` → `good`), for gold checks and rater quality
+	 * (domain/quality/labels.ts). `where` filters `a` (assignment) and `q` (study_question).
+	 */
+	labels(db: Db, studyId: number, where: SQL): Promise<JudgementLabel[]>;
 	/** What one judgement is called on progress pages (singular; plural adds an s). */
 	noun: string;
 	/** The rater's screen of an assignment. */
 	screenPath(publicId: string): string;
+}
+
+/** One label of one submitted judgement (domain/quality/labels.ts). */
+export interface JudgementLabel {
+	assignmentId: number;
+	questionId: number;
+	raterId: string;
+	submittedAt: Date;
+	/** Milliseconds on the judgement, as the screen measured it (null when not measured). */
+	timeOnTaskMs: number | null;
+	key: string;
+	label: string;
 }

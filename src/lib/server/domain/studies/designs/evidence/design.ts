@@ -10,8 +10,10 @@ import { DomainError } from '../../../../errors';
 import type { StudyDesignPlug } from '../plug';
 import { evidenceStudy } from './schema';
 import { sentenceWords } from './words';
+import { evidenceLabels } from './labels';
 
 export const evidenceDesign: StudyDesignPlug = {
+	labels: evidenceLabels,
 	async onCreate(tx, study, input) {
 		// Answers cite documents and are split into sentences only in a question set's runs.
 		if (study.questionSetId === null)

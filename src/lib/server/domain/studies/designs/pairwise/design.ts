@@ -11,10 +11,12 @@ import { rubric, rubricVersion } from '../rubric/schema';
 import { planPairs, type PlanQuestion } from './pairs';
 import { pairwiseStudy } from './schema';
 import { pairwiseStudyBattles } from './statistics';
+import { pairwiseLabels } from './labels';
 
 const arrayLiteral = (values: readonly (string | number)[]) => `{${values.join(',')}}`;
 
 export const pairwiseDesign: StudyDesignPlug = {
+	labels: pairwiseLabels,
 	async onCreate(tx, study, input) {
 		const pairing = input.pairing ?? 'all';
 		if (pairing === 'balanced' && !input.pairsPerQuestion)

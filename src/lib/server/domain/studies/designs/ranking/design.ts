@@ -2,8 +2,10 @@
 // on the study itself, so it adds nothing at creation or opening.
 import type { StudyDesignPlug } from '../plug';
 import { rankingStudyBattles } from './battles';
+import { rankingLabels } from './labels';
 
 export const rankingDesign: StudyDesignPlug = {
+	labels: rankingLabels,
 	battles: rankingStudyBattles,
 	noun: 'ranking',
 	screenPath: (publicId) => `/rank/q/${publicId}`

@@ -6,8 +6,10 @@ import { DomainError } from '../../../../errors';
 import type { StudyDesignPlug } from '../plug';
 import { rubricStudyBattles } from './battles';
 import { rubric, rubricStudy, rubricVersion } from './schema';
+import { rubricLabels } from './labels';
 
 export const rubricDesign: StudyDesignPlug = {
+	labels: rubricLabels,
 	async onCreate(tx, study, input) {
 		if (!input.rubricId)
 			throw new DomainError('invalid', 'Choose the rubric this study scores with.', {

@@ -1,0 +1,21 @@
+// Gold questions, qualification rounds and gold accuracy: how the portal measures its raters.
+export { studyLabels, type JudgementLabel, type LabelOptions } from './labels';
+export {
+	goldShare,
+	scoreAgainstGold,
+	type GoldAnswer,
+	type GoldLine,
+	type GoldScore
+} from './gold-compare';
+export { goldAnswers, importGold, listGold, removeGold } from './gold';
+export {
+	MIN_CHECKS_TO_FLAG,
+	assignmentFeedback,
+	goldAccuracy,
+	qualificationStatus,
+	scoreAttempts,
+	type AssignmentFeedback,
+	type AttemptResult,
+	type GoldAccuracy,
+	type QualificationStatus
+} from './qualification';
