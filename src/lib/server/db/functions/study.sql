@@ -34,7 +34,11 @@ BEGIN
 			'ranked', (SELECT count(*)::integer FROM assignment a2
 				JOIN study_question q2 ON q2.id = a2.study_question_id
 				WHERE a2.physician_id = p_physician AND a2.state = 'submitted' AND q2.study_id = q.study_id),
-			'questions', (SELECT count(*)::integer FROM study_question q3 WHERE q3.study_id = q.study_id)),
+			-- Gold checks count as questions for the rater who met them (and for no one else), so a
+			-- hidden check moves the counter exactly as ordinary work does.
+			'questions', (SELECT count(*)::integer FROM study_question q3 WHERE q3.study_id = q.study_id
+				AND (NOT q3.gold OR s.purpose = 'qualification' OR EXISTS (SELECT 1 FROM assignment a3
+					WHERE a3.study_question_id = q3.id AND a3.physician_id = p_physician)))),
 		'candidates', (
 			-- Each text looked up by id (a correlated subquery): a join here may be planned, for
 			-- all calls of a session, as a scan of every candidate.
@@ -117,13 +121,29 @@ DECLARE
 	v_assignment integer;
 	v_presented integer;
 	v_n integer;
+	v_purpose study_purpose;
+	v_qualification integer;
+	v_gold_every integer;
+	v_per_attempt integer;
+	v_max_attempts integer;
+	v_submitted integer;
+	v_gold boolean := false;
 BEGIN
 	IF p_sweep THEN
 		PERFORM study_sweep(p_study, p_now);
 	END IF;
-	SELECT state, lease_minutes INTO v_state, v_lease_minutes FROM study WHERE id = p_study;
+	SELECT state, lease_minutes, purpose, qualification_study_id, gold_every, questions_per_attempt,
+		max_attempts
+	INTO v_state, v_lease_minutes, v_purpose, v_qualification, v_gold_every, v_per_attempt,
+		v_max_attempts
+	FROM study WHERE id = p_study;
 	IF NOT FOUND OR v_state <> 'open' THEN
 		RETURN jsonb_build_object('status', 'none', 'reason', 'not_open');
+	END IF;
+	-- A study that requires a qualification round admits those who passed it.
+	IF v_qualification IS NOT NULL AND NOT EXISTS (SELECT 1 FROM qualification_attempt
+		WHERE study_id = v_qualification AND rater_id = p_physician AND passed) THEN
+		RETURN jsonb_build_object('status', 'none', 'reason', 'not_qualified');
 	END IF;
 	-- One claim at a time per physician, so two tabs cannot take two questions.
 	PERFORM pg_advisory_xact_lock(hashtext('rank:' || p_physician));
@@ -135,6 +155,26 @@ BEGIN
 	IF v_held IS NOT NULL THEN
 		RETURN jsonb_build_object('status', 'assigned', 'publicId', v_held, 'resumed', true,
 			'view', CASE WHEN p_with_view THEN study_assignment_view(v_held, p_physician) END);
+	END IF;
+	-- A qualification round goes in attempts: a passed round, or one whose attempts are used, gives
+	-- nothing more; a finished attempt waits for its score (quality/qualification.ts scoreAttempts)
+	-- before the next one starts.
+	IF v_purpose = 'qualification' THEN
+		IF EXISTS (SELECT 1 FROM qualification_attempt
+			WHERE study_id = p_study AND rater_id = p_physician AND passed) THEN
+			RETURN jsonb_build_object('status', 'none', 'reason', 'qualified');
+		END IF;
+		SELECT count(*)::integer INTO v_submitted FROM assignment a
+		JOIN study_question q ON q.id = a.study_question_id
+		WHERE q.study_id = p_study AND a.physician_id = p_physician AND a.state = 'submitted';
+		IF v_submitted >= v_per_attempt * v_max_attempts THEN
+			RETURN jsonb_build_object('status', 'none', 'reason', 'attempts_used');
+		END IF;
+		IF v_submitted > 0 AND v_submitted % v_per_attempt = 0 AND NOT EXISTS (
+			SELECT 1 FROM qualification_attempt WHERE study_id = p_study AND rater_id = p_physician
+				AND attempt = v_submitted / v_per_attempt) THEN
+			RETURN jsonb_build_object('status', 'none', 'reason', 'attempt_finished');
+		END IF;
 	END IF;
 
 	SELECT order_seed, queued_at INTO v_seed, v_queued
@@ -156,15 +196,36 @@ BEGIN
 		SELECT p_study, p_physician,
 			row_number() OVER (ORDER BY md5(v_seed || ':' || q.id::text) COLLATE "C", q.id), q.id
 		FROM study_question q
-		WHERE q.study_id = p_study AND NOT EXISTS (
+		WHERE q.study_id = p_study AND (NOT q.gold OR v_purpose = 'qualification') AND NOT EXISTS (
 			SELECT 1 FROM assignment a WHERE a.study_question_id = q.id AND a.physician_id = p_physician);
 		UPDATE study_physician SET queued_at = p_now
 		WHERE study_id = p_study AND physician_id = p_physician;
 	END IF;
 
+	-- A hidden gold check: one claim in every block of `gold_every` (this physician's claims 1..N,
+	-- N+1..2N, …) is a gold question they have not had, at a place in the block drawn from their
+	-- order seed, so the rate is exact and the place unpredictable. Gold questions never take one
+	-- of the k slots; their judgements never count (quality.sql).
+	IF v_gold_every IS NOT NULL AND v_purpose = 'benchmark' THEN
+		SELECT presented INTO v_presented FROM study_physician
+		WHERE study_id = p_study AND physician_id = p_physician;
+		IF v_presented % v_gold_every = (('x' || substr(md5(v_seed || ':gold:' ||
+			(v_presented / v_gold_every)::text), 1, 8))::bit(32)::bigint % v_gold_every) THEN
+			SELECT q.id INTO v_question FROM study_question q
+			WHERE q.study_id = p_study AND q.gold AND NOT EXISTS (
+				SELECT 1 FROM assignment a WHERE a.study_question_id = q.id AND a.physician_id = p_physician)
+			ORDER BY md5(v_seed || ':' || q.id::text) COLLATE "C", q.id
+			LIMIT 1;
+			v_gold := FOUND;
+		END IF;
+	END IF;
+
+	IF NOT v_gold THEN
 	SELECT pq.position, pq.study_question_id INTO v_position, v_question
 	FROM study_physician_question pq JOIN study_question q ON q.id = pq.study_question_id
-	WHERE pq.study_id = p_study AND pq.physician_id = p_physician AND q.open_slots > 0
+	WHERE pq.study_id = p_study AND pq.physician_id = p_physician
+		AND (q.open_slots > 0 OR (q.gold AND v_purpose = 'qualification'))
+		AND (NOT q.gold OR v_purpose = 'qualification')
 		AND NOT EXISTS (
 			SELECT 1 FROM assignment a WHERE a.study_question_id = q.id AND a.physician_id = p_physician)
 	ORDER BY pq.position
@@ -189,7 +250,8 @@ BEGIN
 			SELECT pq.position
 			FROM study_physician_question pq JOIN study_question q ON q.id = pq.study_question_id
 			WHERE pq.study_id = p_study AND pq.physician_id = p_physician
-				AND pq.position < v_position AND q.open_slots = 0
+				AND pq.position < v_position
+				AND ((q.open_slots = 0 AND NOT q.gold) OR (q.gold AND v_purpose <> 'qualification'))
 			ORDER BY pq.position
 			LIMIT 1000
 			FOR SHARE OF q SKIP LOCKED
@@ -204,7 +266,11 @@ BEGIN
 
 	DELETE FROM study_physician_question
 	WHERE study_id = p_study AND physician_id = p_physician AND position = v_position;
-	UPDATE study_question SET open_slots = open_slots - 1 WHERE id = v_question;
+	-- A qualification round's questions are for every rater: they hold no slots.
+	IF v_purpose = 'benchmark' THEN
+		UPDATE study_question SET open_slots = open_slots - 1 WHERE id = v_question;
+	END IF;
+	END IF;
 	UPDATE study_physician SET presented = presented + 1
 	WHERE study_id = p_study AND physician_id = p_physician
 	RETURNING presented INTO v_presented;

@@ -11,6 +11,7 @@ export { goldAnswers, importGold, listGold, removeGold } from './gold';
 export {
 	MIN_CHECKS_TO_FLAG,
 	assignmentFeedback,
+	feedbackPath,
 	goldAccuracy,
 	qualificationStatus,
 	scoreAttempts,

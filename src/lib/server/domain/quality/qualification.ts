@@ -247,3 +247,17 @@ export async function goldAccuracy(db: Db, studyId: number): Promise<GoldAccurac
 		})
 		.sort((a, b) => a.pseudonym.localeCompare(b.pseudonym));
 }
+
+/**
+ * Where a rater goes after submitting an assignment: the gold answer's page when the assignment
+ * belongs to a qualification round, else null (the design's screen goes on to the next question).
+ */
+export async function feedbackPath(db: Db, publicId: string, raterId: string) {
+	const [row] = await db
+		.select({ purpose: study.purpose })
+		.from(assignment)
+		.innerJoin(studyQuestion, eq(studyQuestion.id, assignment.studyQuestionId))
+		.innerJoin(study, eq(study.id, studyQuestion.studyId))
+		.where(and(eq(assignment.publicId, publicId), eq(assignment.physicianId, raterId)));
+	return row?.purpose === 'qualification' ? `/rank/feedback/${publicId}` : null;
+}

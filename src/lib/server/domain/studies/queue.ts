@@ -17,9 +17,22 @@ export type ClaimResult =
 			/** The assignment's view, when the claim was asked for it. */
 			view?: AssignmentView;
 	  }
-	| { status: 'none'; reason: 'not_open' | 'exhausted' };
+	| { status: 'none'; reason: ClaimRefusal };
 
 /** The most answers a question can show: one letter each, A to Z. */
+/**
+ * Why a claim gave nothing: the study is not open; nothing is left for the rater; the study
+ * requires a qualification round they have not passed; (qualification rounds) they passed, used
+ * every attempt, or finished an attempt not yet scored.
+ */
+export type ClaimRefusal =
+	| 'not_open'
+	| 'exhausted'
+	| 'not_qualified'
+	| 'qualified'
+	| 'attempts_used'
+	| 'attempt_finished';
+
 export const MAX_ANSWERS = 26;
 
 /** Postgres array literal of ids and numbers (no quoting needed: they hold no commas or quotes). */
@@ -44,7 +57,7 @@ export function claimArguments(): SQL {
 /** The claim as the database function returns it. */
 export type RawClaim =
 	| { status: 'assigned'; publicId: string; resumed: boolean; view: RawView | null }
-	| { status: 'none'; reason: 'not_open' | 'exhausted' };
+	| { status: 'none'; reason: ClaimRefusal };
 
 /** The view as `study_assignment_view` returns it (JSON: dates as strings, nullable lists). */
 export interface RawView {
