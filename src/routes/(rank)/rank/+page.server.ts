@@ -2,15 +2,29 @@ import { redirect } from '@sveltejs/kit';
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { DESIGNS, claimNext, listOpenStudiesFor } from '$lib/server/domain/studies';
+import {
+	DESIGNS,
+	claimNext,
+	listOpenStudiesFor,
+	type ClaimRefusal
+} from '$lib/server/domain/studies';
+import { qualificationStatus, scoreAttempts } from '$lib/server/domain/quality';
 import { DomainError, failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, url }) => {
 	const user = requireRole(locals, 'physician', url);
+	const db = getDb();
+	const studies = await listOpenStudiesFor(db, user.id);
+	const rounds = await Promise.all(
+		studies
+			.filter((s) => s.purpose === 'qualification')
+			.map((s) => qualificationStatus(db, s.id, user.id))
+	);
 	return {
-		studies: await listOpenStudiesFor(getDb(), user.id),
+		studies,
+		rounds: Object.fromEntries(rounds.filter((r) => r !== null).map((r) => [r.studyId, r])),
 		finished: url.searchParams.get('finished') === '1'
 	};
 };
@@ -23,19 +37,26 @@ export const actions: Actions = {
 		const input = await readForm(request, startSchema, { message: 'Choose a study.' });
 		if (!input.ok) return input.failure;
 		const db = getDb();
+		// A round's finished attempt is scored before the next one starts.
+		await scoreAttempts(db, input.data.studyId, user.id);
 		const claim = await claimNext(db, input.data.studyId, user.id);
 		if (claim.status === 'assigned') {
 			const studies = await listOpenStudiesFor(db, user.id);
 			const design = studies.find((s) => s.id === input.data.studyId)?.design ?? 'ranking';
 			redirect(303, DESIGNS[design].screenPath(claim.publicId));
 		}
-		return failWith(
-			new DomainError(
-				'conflict',
-				claim.reason === 'not_open'
-					? 'This study is not open right now.'
-					: 'There is no question left for you in this study. Thank you!'
-			)
-		);
+		return failWith(new DomainError('conflict', REFUSALS[claim.reason]));
 	}
+};
+
+/** What the rater reads when a study gives them nothing. */
+const REFUSALS: Record<ClaimRefusal, string> = {
+	not_open: 'This study is not open right now.',
+	exhausted: 'There is no question left for you in this study. Thank you!',
+	not_qualified: 'This study asks you to pass its qualification round first.',
+	qualified:
+		'You have passed this qualification round: the studies that require it are open to you.',
+	attempts_used:
+		'You have used every attempt at this qualification round. The organisers can tell you what comes next.',
+	attempt_finished: 'Your last attempt is being scored; please try again in a moment.'
 };

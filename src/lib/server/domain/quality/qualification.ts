@@ -185,7 +185,7 @@ export async function assignmentFeedback(
 	return {
 		studyId: row.studyId,
 		studyName: row.studyName,
-		lines: score.lines,
+		lines: await asShown(db, row.id, score.lines),
 		matched: score.matched,
 		total: score.total,
 		explanation: answer.explanation,
@@ -260,4 +260,26 @@ export async function feedbackPath(db: Db, publicId: string, raterId: string) {
 		.innerJoin(study, eq(study.id, studyQuestion.studyId))
 		.where(and(eq(assignment.publicId, publicId), eq(assignment.physicianId, raterId)));
 	return row?.purpose === 'qualification' ? `/rank/feedback/${publicId}` : null;
+}
+
+/**
+ * Gold lines in the words of the rater's screen: an answer named by its letter there (`Answer B`),
+ * never by its model — the feedback must not unblind the answers it explains.
+ */
+async function asShown(db: Db, assignmentId: number, lines: GoldLine[]): Promise<GoldLine[]> {
+	const shown = rowsOf<{ source: string; position: number }>(
+		await db.execute(sql`select coalesce(m.name, 'reference') as source, ac.position
+			from assignment_candidate ac join candidate c on c.id = ac.candidate_id
+			left join model m on m.id = c.model_id where ac.assignment_id = ${assignmentId}`)
+	);
+	const letter = new Map(
+		shown.map((s) => [s.source, `Answer ${String.fromCharCode(65 + Number(s.position))}`])
+	);
+	const word = (text: string | null) => (text === null ? null : (letter.get(text) ?? text));
+	return lines.map((l) => {
+		const slash = l.key.indexOf('/');
+		const head = slash < 0 ? l.key : l.key.slice(0, slash);
+		const key = letter.has(head) ? `${letter.get(head)}${l.key.slice(slash)}` : l.key;
+		return { ...l, key, gold: word(l.gold)!, given: word(l.given) };
+	});
 }

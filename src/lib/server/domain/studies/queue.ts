@@ -26,12 +26,7 @@ export type ClaimResult =
  * every attempt, or finished an attempt not yet scored.
  */
 export type ClaimRefusal =
-	| 'not_open'
-	| 'exhausted'
-	| 'not_qualified'
-	| 'qualified'
-	| 'attempts_used'
-	| 'attempt_finished';
+	'not_open' | 'exhausted' | 'not_qualified' | 'qualified' | 'attempts_used' | 'attempt_finished';
 
 export const MAX_ANSWERS = 26;
 
@@ -220,15 +215,25 @@ export async function getAssignmentView(
 
 /** Open studies a physician can work on, with how many questions they have judged. */
 export async function listOpenStudiesFor(db: Db, physicianId: string) {
+	// Gold questions count for a rater once met, as in study_assignment_view: the list must not
+	// say how many hidden checks a study holds.
+	const mine = sql`exists (select 1 from ${assignment} a where a.study_question_id = q.id and a.physician_id = ${physicianId})`;
 	return db
 		.select({
 			id: study.id,
 			name: study.name,
 			state: study.state,
 			design: study.design,
-			questions: sql<number>`(select count(*)::int from ${studyQuestion} q where q.study_id = study.id)`,
+			purpose: study.purpose,
+			questions: sql<number>`(select count(*)::int from ${studyQuestion} q where q.study_id = study.id and (not q.gold or study.purpose = 'qualification' or ${mine}))`,
 			ranked: sql<number>`(select count(*)::int from ${assignment} a join ${studyQuestion} q on q.id = a.study_question_id where q.study_id = study.id and a.physician_id = ${physicianId} and a.state = 'submitted')`,
-			available: sql<number>`(select count(*)::int from ${studyQuestion} q where q.study_id = study.id and q.open_slots > 0 and not exists (select 1 from ${assignment} a where a.study_question_id = q.id and a.physician_id = ${physicianId}))`
+			available: sql<number>`(select count(*)::int from ${studyQuestion} q where q.study_id = study.id and (q.open_slots > 0 or study.purpose = 'qualification') and (not q.gold or study.purpose = 'qualification') and not ${mine})`,
+			/** The qualification round this study requires, and whether the rater passed it. */
+			requiredRoundId: study.qualificationStudyId,
+			requiredRound: sql<
+				string | null
+			>`(select r.name from ${study} r where r.id = study.qualification_study_id)`,
+			qualified: sql<boolean>`(study.qualification_study_id is null or exists (select 1 from qualification_attempt t where t.study_id = study.qualification_study_id and t.rater_id = ${physicianId} and t.passed))`
 		})
 		.from(study)
 		.where(inArray(study.state, ['open', 'paused']))

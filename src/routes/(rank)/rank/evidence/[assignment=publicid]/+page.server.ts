@@ -14,6 +14,7 @@ import {
 import { DomainError, failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
+import { feedbackPath } from '$lib/server/domain/quality';
 
 /**
  * What the assessor's screen needs of an answer: the question, the answer's sentences with their
@@ -101,6 +102,9 @@ export const actions: Actions = {
 		} catch (e) {
 			return failWith(e);
 		}
+		// A qualification round shows the expected answer after each question.
+		const feedback = await feedbackPath(getDb(), params.assignment, user.id);
+		if (feedback) redirect(303, feedback);
 		const next = done.next;
 		redirect(
 			303,

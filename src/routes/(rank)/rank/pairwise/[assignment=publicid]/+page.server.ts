@@ -16,6 +16,7 @@ import { failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import { randomId } from '$lib/server/ids';
 import type { Actions, PageServerLoad } from './$types';
+import { feedbackPath } from '$lib/server/domain/quality';
 
 /**
  * The preference screen of an assignment: the question and its two answers' texts in the order
@@ -78,6 +79,9 @@ export const actions: Actions = {
 		} catch (e) {
 			return failWith(e, { values: input.values });
 		}
+		// A qualification round shows the expected answer after each question.
+		const feedback = await feedbackPath(getDb(), params.assignment, user.id);
+		if (feedback) redirect(303, feedback);
 		const next = stored.next!;
 		if (enhanced && next.status === 'assigned' && next.view?.candidates.length === 2) {
 			const form = await pairwiseForm(db, next.view.study.id);

@@ -13,6 +13,7 @@ import {
 	submitRankingAndNext
 } from '$lib/server/domain/studies';
 import type { Actions, PageServerLoad } from './$types';
+import { feedbackPath } from '$lib/server/domain/quality';
 
 /** The ranking screen of an assignment's view. */
 function screenOf(view: AssignmentView): RankingScreen {
@@ -53,6 +54,9 @@ export const actions: Actions = {
 		} catch (e) {
 			return failWith(e, { values: input.values });
 		}
+		// A qualification round shows the expected answer after each question.
+		const feedback = await feedbackPath(getDb(), params.assignment, user.id);
+		if (feedback) redirect(303, feedback);
 		if (enhanced && next.status === 'assigned' && next.view) return { next: screenOf(next.view) };
 		redirect(303, next.status === 'assigned' ? `/rank/q/${next.publicId}` : '/rank?finished=1');
 	}

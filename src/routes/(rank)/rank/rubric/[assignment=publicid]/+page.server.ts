@@ -15,6 +15,7 @@ import { failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import { randomId } from '$lib/server/ids';
 import type { Actions, PageServerLoad } from './$types';
+import { feedbackPath } from '$lib/server/domain/quality';
 
 /** The scoring screen of an assignment: its blinded view, the study's frozen rubric and a key. */
 function screenOf(view: AssignmentView, rubric: FrozenRubric) {
@@ -69,6 +70,9 @@ export const actions: Actions = {
 		} catch (e) {
 			return failWith(e, { values: input.values });
 		}
+		// A qualification round shows the expected answer after each question.
+		const feedback = await feedbackPath(getDb(), params.assignment, user.id);
+		if (feedback) redirect(303, feedback);
 		const next = stored.next!;
 		if (enhanced && next.status === 'assigned' && next.view) {
 			const rubric = await frozenRubric(db, next.view.study.id);
