@@ -28,6 +28,7 @@ import { silentLog, type StepLog } from '../startup-log';
 import { seedEvidenceStudy } from './evidence-study';
 import { seedPairwiseStudy } from './pairwise-study';
 import { seedRubricStudy } from './rubric-study';
+import { seedQualityStudies } from './quality-study';
 
 /** Who judges in the demo: one organiser, two reviewers, three physicians. */
 export interface DemoJudges {
@@ -282,6 +283,8 @@ export async function seedDemoJudgements(
 	await log.step('demo: reviews', () => seedReviews(db, judges));
 	// The rubric and pairwise studies first: the agreement page opens on the newest study with
 	// agreement figures, which stays the finished ranking study.
+	// Before the other studies too: their ids stay the newest.
+	await log.step('demo: qualification round and gold checks', () => seedQualityStudies(db, judges));
 	await log.step('demo: rubric study', () => seedRubricStudy(db, judges));
 	await log.step('demo: pairwise study', () => seedPairwiseStudy(db, judges));
 	await log.step('demo: evidence study', () => seedEvidenceStudy(db, judges));

@@ -13,7 +13,7 @@ describeEachDb('first-start demo seed', (h) => {
 		expect(DEMO_ACCOUNTS.filter((a) => a.roles.includes('physician'))).toHaveLength(3);
 		const [{ reviews }] = await h.db.select({ reviews: count() }).from(review);
 		expect(reviews).toBeGreaterThan(0);
-		expect(await h.db.select({ state: study.state }).from(study)).toHaveLength(5);
+		expect(await h.db.select({ state: study.state }).from(study)).toHaveLength(7);
 		// A database that has accounts is left alone.
 		expect(await ensureDemoData(h.db, { print: (l) => lines.push(l) })).toBe(false);
 		const [{ users }] = await h.db.select({ users: count() }).from(user);

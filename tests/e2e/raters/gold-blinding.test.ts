@@ -1,0 +1,255 @@
+// A hidden gold check must be indistinguishable from ordinary work. The physician works a live
+// ranking study with one gold check in every two claims; every page they are shown is recorded
+// as the browser gets it (the HTML, the page's data, the response headers), then an attacker who
+// knows which pages were gold tries to tell them apart from surface features alone — the
+// document's skeleton (tags and attributes without text), the data's shape (keys and types all
+// the way down), header names, the number of answers, the progress counter and the place in the
+// queue — with a leave-one-out classifier. It must do no better than always guessing the larger
+// class; and the feedback page of a qualification round does not exist for a hidden check.
+import type { Page } from '@playwright/test';
+import { and, eq, inArray } from 'drizzle-orm';
+import { openDatabase } from '../../../src/lib/server/db/client';
+import {
+	assignment,
+	model,
+	qaItem,
+	study,
+	studyQuestion,
+	user
+} from '../../../src/lib/server/db/schema';
+import { validRecord } from '../../../src/lib/server/fixtures/records';
+import { importQaFiles } from '../../../src/lib/server/domain/imports/qa-import';
+import { importResponses } from '../../../src/lib/server/domain/imports/response-import';
+import { importGold } from '../../../src/lib/server/domain/quality/gold';
+import { changeStudyState, createStudy } from '../../../src/lib/server/domain/studies/studies';
+import { E2E_ACCOUNTS } from '../support/accounts';
+import { expect, loginAs, test } from '../fixtures';
+
+const STUDY = 'Live study with hidden gold checks';
+const PAGES = 12;
+const MODELS = ['gold-e2e-alpha', 'gold-e2e-beta', 'gold-e2e-gamma'];
+
+test.use({
+	prepareDatabase: {
+		async prepare(db) {
+			const [organiser] = await db
+				.select({ id: user.id })
+				.from(user)
+				.where(eq(user.email, E2E_ACCOUNTS.organiser.email));
+			// Thirty short-answer items of one kind, each answered alike by three models, so pages
+			// differ by their text only.
+			const actor = { userId: organiser.id, label: 'gold blinding e2e' };
+			const records = Array.from({ length: 30 }, (_, i) => validRecord('short_answer', 7000 + i));
+			await importQaFiles(db, [{ fileName: 'gold.json', text: JSON.stringify(records) }], {
+				actor
+			});
+			const items = await db
+				.select({ id: qaItem.id, question: qaItem.question })
+				.from(qaItem)
+				.where(
+					inArray(
+						qaItem.question,
+						records.map((r) => String(r.question))
+					)
+				);
+			const lines = items.flatMap((item) =>
+				MODELS.map((m) =>
+					JSON.stringify({
+						item: item.id,
+						model: m,
+						response: `Answer: ${item.question.length} mg`
+					})
+				)
+			);
+			await importResponses(db, [{ fileName: 'gold.jsonl', text: lines.join('\n') }], { actor });
+			const models = await db
+				.select({ id: model.id })
+				.from(model)
+				.where(inArray(model.name, MODELS));
+			const s = await createStudy(
+				db,
+				{
+					name: STUDY,
+					selection: { itemIds: items.map((i) => i.id) },
+					modelIds: models.map((m) => m.id),
+					ratersPerQuestion: 2
+				},
+				organiser.id,
+				{ confirm: true }
+			);
+			await changeStudyState(db, s.id, 'open', organiser.id, { confirm: true });
+			await db.update(study).set({ goldEvery: 2 }).where(eq(study.id, s.id));
+			const questions = await db
+				.select({ id: studyQuestion.id })
+				.from(studyQuestion)
+				.where(eq(studyQuestion.studyId, s.id))
+				.orderBy(studyQuestion.id);
+			// Every third question is gold: gold and live questions are drawn from the same items.
+			const gold = questions.filter((_, i) => i % 3 === 0);
+			await importGold(
+				db,
+				s.id,
+				JSON.stringify(
+					gold.map((q) => ({
+						question_id: q.id,
+						labels: { [`${MODELS[0]}/tag`]: 'good' },
+						explanation: 'The first demo model answers this one well.'
+					}))
+				),
+				organiser.id
+			);
+		}
+	}
+});
+
+/** Tags and attribute names in document order, with every text and attribute value dropped. */
+function skeleton(html: string): string {
+	return [...html.matchAll(/<\/?([a-zA-Z][\w-]*)([^>]*)>/g)]
+		.map(([whole, tag, attributes]) => {
+			const names = [...attributes.matchAll(/([\w:-]+)(?==)/g)].map((m) => m[1]).sort();
+			return `${whole.startsWith('</') ? '/' : ''}${tag}[${names.join(',')}]`;
+		})
+		.join(' ');
+}
+
+/** The keys and value types of a JSON value, all the way down, with values dropped. */
+function shape(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(shape);
+	if (value && typeof value === 'object')
+		return Object.fromEntries(
+			Object.entries(value)
+				.sort(([a], [b]) => (a < b ? -1 : 1))
+				.map(([k, v]) => [k, shape(v)])
+		);
+	return typeof value;
+}
+
+interface Shown {
+	publicId: string;
+	features: Record<string, string>;
+}
+
+async function record(page: Page, index: number): Promise<Shown> {
+	const path = new URL(page.url()).pathname;
+	const publicId = path.split('/').pop()!;
+	const html = await page.content();
+	const data = await page.request.get(`${path}/__data.json`);
+	const headers = Object.keys(data.headers()).sort().join(',');
+	const dataText = await data.text();
+	// The progress line the screen shows ("n of m"), as the physician reads it.
+	const progress = (await page.locator('body').innerText()).match(/\d+ of \d+/g)?.join(';') ?? '';
+	return {
+		publicId,
+		features: {
+			skeleton: skeleton(html),
+			dataShape: JSON.stringify(shape(JSON.parse(dataText))).replace(/"string"|"number"/g, 'v'),
+			headers,
+			answers: String(await page.getByRole('article').count()),
+			progress,
+			place: String(index % 2)
+		}
+	};
+}
+
+/** Ranks every shown answer in order (first good, the rest okay) by a plain form post. */
+async function submitShown(page: Page): Promise<string | null> {
+	const path = new URL(page.url()).pathname;
+	const ids = await page
+		.locator('input[name^="rank."]')
+		.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).name.slice('rank.'.length)));
+	const form: Record<string, string> = { idempotencyKey: `gold-${path}` };
+	ids.forEach((id, i) =>
+		Object.assign(form, { [`rank.${id}`]: String(i + 1), [`tag.${id}`]: i ? 'okay' : 'good' })
+	);
+	const response = await page.request.post(`${path}?/submit`, {
+		form,
+		headers: { origin: new URL(page.url()).origin, accept: 'text/html' },
+		maxRedirects: 0
+	});
+	expect(response.status()).toBe(303);
+	const next = response.headers().location;
+	return next.startsWith('/rank/q/') ? next : null;
+}
+
+/**
+ * Leave-one-out: each page's class is guessed from the others' pages sharing its value of every
+ * feature (the majority class among them, else the majority overall). Returns the hits.
+ */
+function leaveOneOut(rows: { gold: boolean; features: Record<string, string> }[]): number {
+	let hits = 0;
+	rows.forEach((row, i) => {
+		const others = rows.filter((_, j) => j !== i);
+		const same = others.filter((o) =>
+			Object.entries(row.features).every(([k, v]) => o.features[k] === v)
+		);
+		const pool = same.length > 0 ? same : others;
+		const gold = pool.filter((o) => o.gold).length;
+		const guess = gold * 2 === pool.length ? false : gold * 2 > pool.length;
+		if (guess === row.gold) hits++;
+	});
+	return hits;
+}
+
+test('a hidden gold check cannot be told apart from ordinary work', async ({ page, portal }) => {
+	test.setTimeout(120_000);
+	await page.setViewportSize({ width: 1366, height: 768 });
+	await loginAs(page, 'physician');
+	await page.goto('/rank');
+	await page
+		.getByRole('listitem')
+		.filter({ has: page.getByRole('heading', { name: STUDY }) })
+		.getByRole('button')
+		.click();
+	const shown: Shown[] = [];
+	for (let i = 0; i < PAGES; i++) {
+		await expect(page).toHaveURL(/\/rank\/q\/[a-z2-9]{24}$/);
+		await expect(page.getByRole('article').first()).toBeVisible();
+		shown.push(await record(page, i));
+		const next = await submitShown(page);
+		if (!next) break;
+		await page.goto(next);
+	}
+	expect(shown.length).toBe(PAGES);
+	// A hidden check has no feedback page: not found, like any page that is not the rater's.
+	for (const s of shown) {
+		const feedback = await page.request.get(`/rank/feedback/${s.publicId}`);
+		expect(feedback.status()).toBe(404);
+	}
+
+	await portal.stopServer();
+	const handle = await openDatabase(portal.databaseUrl, { max: 1 });
+	let goldIds: Set<string>;
+	try {
+		const rows = await handle.db
+			.select({ publicId: assignment.publicId, gold: studyQuestion.gold })
+			.from(assignment)
+			.innerJoin(studyQuestion, eq(studyQuestion.id, assignment.studyQuestionId))
+			.where(
+				and(
+					inArray(
+						assignment.publicId,
+						shown.map((s) => s.publicId)
+					),
+					eq(studyQuestion.gold, true)
+				)
+			);
+		goldIds = new Set(rows.map((r) => r.publicId));
+	} finally {
+		await handle.close();
+	}
+	// One gold check in every two claims: exactly half the pages.
+	expect(goldIds.size).toBe(PAGES / 2);
+	const rows = shown.map((s) => ({ gold: goldIds.has(s.publicId), features: s.features }));
+	// Each surface feature, alone, takes the same values on gold and ordinary pages.
+	for (const feature of ['skeleton', 'dataShape', 'headers', 'answers']) {
+		const gold = new Set(rows.filter((r) => r.gold).map((r) => r.features[feature]));
+		const live = new Set(rows.filter((r) => !r.gold).map((r) => r.features[feature]));
+		expect(
+			[...gold].every((v) => live.has(v)),
+			`${feature} marks a gold page`
+		).toBe(true);
+	}
+	const hits = leaveOneOut(rows);
+	const majority = Math.max(goldIds.size, PAGES - goldIds.size);
+	expect(hits, 'the attacker beats always guessing the larger class').toBeLessThanOrEqual(majority);
+});
