@@ -25,6 +25,9 @@ import { changeStudyState, createStudy } from '../../../src/lib/server/domain/st
 import { E2E_ACCOUNTS } from '../support/accounts';
 import { expect, loginAs, test } from '../fixtures';
 
+// Preparing the study (thirty items, their answers, the gold) runs before the portal starts.
+test.describe.configure({ timeout: 180_000 });
+
 const STUDY = 'Live study with hidden gold checks';
 const PAGES = 12;
 const MODELS = ['gold-e2e-alpha', 'gold-e2e-beta', 'gold-e2e-gamma'];
