@@ -10,6 +10,7 @@ export {
 	getAssignmentView,
 	listOpenStudiesFor,
 	releasePhysicianLeases,
+	releaseStudyLeases,
 	type ClaimResult
 } from './queue';
 export { rankingFormSchema, submitRanking, submitRankingAndNext } from './designs/ranking/rankings';
