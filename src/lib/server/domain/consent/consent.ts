@@ -311,3 +311,24 @@ export async function consentStudyChoices(db: Db) {
 		.from(study)
 		.orderBy(desc(study.id));
 }
+
+/** The newest version of a scope that a rater accepted before, or null (a new text asks again). */
+export async function lastAcceptedVersion(
+	db: Db | Tx,
+	userId: string,
+	studyId: number | null
+): Promise<number | null> {
+	const [row] = await db
+		.select({ version: consentText.version })
+		.from(consentAcceptance)
+		.innerJoin(consentText, eq(consentText.id, consentAcceptance.consentTextId))
+		.where(
+			and(
+				eq(consentAcceptance.userId, userId),
+				studyId === null ? isNull(consentText.studyId) : eq(consentText.studyId, studyId)
+			)
+		)
+		.orderBy(desc(consentText.version))
+		.limit(1);
+	return row?.version ?? null;
+}

@@ -8,6 +8,7 @@ export {
 	consentInputSchema,
 	consentStudyChoices,
 	getConsent,
+	lastAcceptedVersion,
 	MAX_CONSENT_BODY,
 	newestConsent,
 	pendingConsents,
