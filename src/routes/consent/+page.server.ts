@@ -35,12 +35,17 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 			withdrawnJudgements: text.withdrawnJudgements
 		},
 		studyId: text.studyId,
-		acceptedBefore: accepted
+		acceptedBefore: accepted,
+		/** Carried by the form: where to go once nothing is left to accept. */
+		back,
+		askedStudy: studyId
 	};
 };
 
 const acceptSchema = z.object({
 	consentTextId: z.coerce.number().int().positive(),
+	redirectTo: z.string().default('/'),
+	study: z.string().default(''),
 	agree: z.literal('yes', { message: 'Tick the box to say you agree.' })
 });
 
@@ -55,6 +60,10 @@ export const actions: Actions = {
 			return failWith(e);
 		}
 		// Back to this page: it asks the next pending text, or goes on to `redirectTo`.
-		redirect(303, url.pathname + url.search);
+		const query = new URLSearchParams({
+			redirectTo: safeRedirect(input.data.redirectTo, url.origin)
+		});
+		if (/^\d+$/.test(input.data.study)) query.set('study', input.data.study);
+		redirect(303, `/consent?${query}`);
 	}
 };
