@@ -5,10 +5,9 @@ import { createOpenStudy } from '../rank/helpers';
 
 // The organiser publishes a consent text, a physician is held at it before any work, asked again
 // for a new version, withdraws from a study, and the study's report says what became of their
-// judgements. Screenshots of each new page go to SHOTS when it is set.
+// judgements. Screenshots of each new page go to the test's output folder (test-results/).
 test.use({ viewport: { width: 1366, height: 768 } });
 
-const SHOTS = process.env.CONSENT_SHOTS;
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 /** Fails listing every serious or critical axe violation of the page. */
@@ -21,7 +20,7 @@ async function expectAccessible(page: Page, label: string) {
 }
 
 async function shot(page: Page, name: string) {
-	if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+	await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 }
 
 async function signedIn(browser: Browser, account: 'organiser' | 'physician') {

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { WITHDRAWAL_POLICIES, type WithdrawalPolicy } from '../../../constants';
+import { APPLICABLE_ROLES, WITHDRAWAL_POLICIES, type WithdrawalPolicy } from '../../../constants';
 import type { Db, Tx } from '../../db/client';
 import { rowsOf } from '../../db/client';
 import { consentAcceptance, consentText, study, studyWithdrawal, user } from '../../db/schema';
@@ -285,7 +285,7 @@ export async function consentHistory(db: Db, limit = 50): Promise<ConsentScopeHi
 		const concerned = and(
 			isNull(user.disabledAt),
 			scope.studyId === null
-				? sql`(${user.roles} && array['reviewer', 'physician']::role[])`
+				? sql`(${user.roles} && ${`{${APPLICABLE_ROLES.join(',')}}`}::role[])`
 				: sql`'physician' = any(${user.roles})`,
 			sql`not exists (select 1 from ${consentAcceptance} a where a.consent_text_id = ${newest.id} and a.user_id = ${user.id})`,
 			scope.studyId === null
