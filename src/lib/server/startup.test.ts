@@ -20,6 +20,7 @@ describeEachDb('start-up account', (h) => {
 			'migrations: up to date',
 			'demo: accounts: 6 (argon2id)',
 			'demo: content',
+			'demo: consent',
 			'demo: reviews',
 			'demo: rubric study',
 			'demo: pairwise study',

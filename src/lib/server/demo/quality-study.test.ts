@@ -12,7 +12,7 @@ describeEachDb('the demo qualification round and gold checks', (h) => {
 		await importDemoContent(h.db);
 		const [organiser] = await insertUsers(h.db, 1, ['organiser']);
 		const physicians = await insertUsers(h.db, 3, ['physician']);
-		await seedQualityStudies(h.db, { organiser, reviewers: [], physicians });
+		await seedQualityStudies(h.db, { organiser, physicians });
 		const [round] = await h.db.select().from(study).where(eq(study.name, DEMO_ROUND));
 		const [live] = await h.db.select().from(study).where(eq(study.name, DEMO_GOLD_STUDY));
 		const attempts = [];

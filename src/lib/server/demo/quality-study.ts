@@ -22,7 +22,11 @@ import { changeStudyState, createStudy } from '../domain/studies/studies';
 import { importGold } from '../domain/quality/gold';
 import { scoreAttempts } from '../domain/quality/qualification';
 import { DEMO_MODELS, DEMO_QUALITY } from './demo-data';
-import type { DemoJudges } from './judgements';
+/** Who works the round and the live study. */
+interface Judges {
+	organiser: string;
+	physicians: readonly string[];
+}
 
 export const DEMO_ROUND = 'Demo qualification round: ranking';
 export const DEMO_GOLD_STUDY = 'Demo ranking study with hidden gold checks';
@@ -103,7 +107,7 @@ async function rank(db: Db, physician: string, publicId: string, manner: Manner,
 }
 
 /** The demo round and the live study with hidden gold checks, worked as described above. */
-export async function seedQualityStudies(db: Db, judges: DemoJudges): Promise<void> {
+export async function seedQualityStudies(db: Db, judges: Judges): Promise<void> {
 	const models = await db
 		.select({ id: model.id })
 		.from(model)

@@ -1,6 +1,6 @@
 import { count } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { qaItem, study, review, user } from '../db/schema';
+import { consentAcceptance, consentText, qaItem, study, review, user } from '../db/schema';
 import { describeEachDb } from '../db/testing';
 import { DEMO_ACCOUNTS, ensureDemoData } from './seed';
 
@@ -14,6 +14,12 @@ describeEachDb('first-start demo seed', (h) => {
 		const [{ reviews }] = await h.db.select({ reviews: count() }).from(review);
 		expect(reviews).toBeGreaterThan(0);
 		expect(await h.db.select({ state: study.state }).from(study)).toHaveLength(7);
+		// Consent version 1 is published and every demo rater has accepted it, so the demo's
+		// queues open without a detour.
+		const texts = await h.db.select().from(consentText);
+		expect(texts.map((t) => [t.studyId, t.version])).toEqual([[null, 1]]);
+		const [{ accepted }] = await h.db.select({ accepted: count() }).from(consentAcceptance);
+		expect(accepted).toBe(DEMO_ACCOUNTS.filter((a) => !a.roles.includes('organiser')).length);
 		// A database that has accounts is left alone.
 		expect(await ensureDemoData(h.db, { print: (l) => lines.push(l) })).toBe(false);
 		const [{ users }] = await h.db.select({ users: count() }).from(user);

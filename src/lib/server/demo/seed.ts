@@ -8,6 +8,7 @@ import { importQaFiles } from '../domain/imports/qa-import';
 import { importResponses } from '../domain/imports/response-import';
 import { createUser } from '../domain/people/users';
 import { DEMO_MODELS, demoPassages, demoQaRecords, demoResponses } from './demo-data';
+import { seedDemoConsent } from './consent';
 import { seedDemoJudgements } from './judgements';
 import { silentLog, type StepLog } from '../startup-log';
 
@@ -86,8 +87,15 @@ export async function ensureDemoData(
 		() => `${DEMO_ACCOUNTS.length} (argon2id)`
 	);
 	await log.step('demo: content', () => importDemoContent(db));
+	const id = (email: string) => ids.get(email)!;
+	await log.step('demo: consent', () =>
+		seedDemoConsent(
+			db,
+			id('organiser@demo.test'),
+			DEMO_ACCOUNTS.filter((a) => !a.roles.includes('organiser')).map((a) => id(a.email))
+		)
+	);
 	if (options.judgements ?? true) {
-		const id = (email: string) => ids.get(email)!;
 		await seedDemoJudgements(
 			db,
 			{

@@ -9,6 +9,7 @@ import {
 	type ClaimRefusal
 } from '$lib/server/domain/studies';
 import { qualificationStatus, scoreAttempts } from '$lib/server/domain/quality';
+import { withdrawnStudies } from '$lib/server/domain/consent';
 import { DomainError, failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import type { Actions, PageServerLoad } from './$types';
@@ -16,14 +17,17 @@ import type { Actions, PageServerLoad } from './$types';
 export const load: PageServerLoad = async ({ locals, url }) => {
 	const user = requireRole(locals, 'physician', url);
 	const db = getDb();
-	const studies = await listOpenStudiesFor(db, user.id);
+	const [studies, withdrawn] = await Promise.all([
+		listOpenStudiesFor(db, user.id),
+		withdrawnStudies(db, user.id)
+	]);
 	const rounds = await Promise.all(
 		studies
 			.filter((s) => s.purpose === 'qualification')
 			.map((s) => qualificationStatus(db, s.id, user.id))
 	);
 	return {
-		studies,
+		studies: studies.map((s) => ({ ...s, withdrawn: withdrawn.has(s.id) })),
 		rounds: Object.fromEntries(rounds.filter((r) => r !== null).map((r) => [r.studyId, r])),
 		finished: url.searchParams.get('finished') === '1'
 	};
@@ -32,7 +36,7 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 const startSchema = z.object({ studyId: z.coerce.number().int().positive() });
 
 export const actions: Actions = {
-	start: async ({ locals, request }) => {
+	start: async ({ locals, request, url }) => {
 		const user = requireRole(locals, 'physician');
 		const input = await readForm(request, startSchema, { message: 'Choose a study.' });
 		if (!input.ok) return input.failure;
@@ -40,6 +44,12 @@ export const actions: Actions = {
 		// A round's finished attempt is scored before the next one starts.
 		await scoreAttempts(db, input.data.studyId, user.id);
 		const claim = await claimNext(db, input.data.studyId, user.id);
+		// A study's own consent text is asked before the first claim in it.
+		if (claim.status === 'none' && claim.reason === 'consent_pending')
+			redirect(
+				303,
+				`/consent?${new URLSearchParams({ study: String(input.data.studyId), redirectTo: url.pathname })}`
+			);
 		if (claim.status === 'assigned') {
 			const studies = await listOpenStudiesFor(db, user.id);
 			const design = studies.find((s) => s.id === input.data.studyId)?.design ?? 'ranking';
@@ -58,5 +68,7 @@ const REFUSALS: Record<ClaimRefusal, string> = {
 		'You have passed this qualification round: the studies that require it are open to you.',
 	attempts_used:
 		'You have used every attempt at this qualification round. The organisers can tell you what comes next.',
-	attempt_finished: 'Your last attempt is being scored; please try again in a moment.'
+	attempt_finished: 'Your last attempt is being scored; please try again in a moment.',
+	withdrawn: 'You have withdrawn from this study, so it has no more work for you.',
+	consent_pending: 'Please read and accept this study’s consent text first.'
 };

@@ -33,7 +33,12 @@ export const AUDIT_ACTIONS: Record<string, Record<string, string>> = {
 		'study.create': 'Study created',
 		'study.open': 'Study opened',
 		'study.pause': 'Study paused',
-		'study.close': 'Study closed'
+		'study.close': 'Study closed',
+		'study.withdraw': 'Rater withdrew from the study'
+	},
+	consent: {
+		'consent.publish': 'Consent text version published',
+		'consent.accept': 'Consent text accepted'
 	},
 	rubric: {
 		'rubric.create': 'Rubric created',
@@ -102,7 +107,8 @@ export const AUDIT_OBJECT_TYPES: Record<string, string> = {
 	scoring_run: 'Scoring run',
 	user: 'Account',
 	invitation: 'Invitation',
-	sign_in: 'Sign-in'
+	sign_in: 'Sign-in',
+	consent: 'Consent text'
 };
 
 function field(value: unknown, key: string): unknown {
@@ -133,6 +139,8 @@ export function objectHref(e: Pick<AuditRow, 'objectType' | 'objectId' | 'after'
 			return id && `/admin/studies/${id}`;
 		case 'rubric':
 			return id && `/admin/rubrics/${id}`;
+		case 'consent':
+			return '/admin/consent';
 		case 'dispute':
 			return id && `/admin/verification/disputes/${id}`;
 		case 'snapshot':

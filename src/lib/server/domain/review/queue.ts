@@ -16,6 +16,7 @@ import {
 import type { ReviewRound } from '../../../constants';
 import { randomId } from '../../ids';
 import { recordAudit } from '../audit';
+import { claimRefusal } from '../consent';
 import { DomainError } from '../../errors';
 import { taskAwaitsPassageSql } from './passage';
 
@@ -122,13 +123,19 @@ export function leaseOf(row: LeaseRow | undefined): Lease | null {
  * reviewer's checked share stays at the dataset's share (read from their `reviewer_tally` row),
  * falling back to whatever is left. A
  * reviewer's own skips and the secondary round of items they reviewed themselves are never
- * offered to them. The lease is audited (`review_task.lease`).
+ * offered to them. The lease is audited (`review_task.lease`). Refused while the reviewer has not
+ * accepted the portal's newest consent text.
  */
 export async function claimNext(
 	db: Db | Tx,
 	userId: string,
 	now = new Date()
 ): Promise<Lease | null> {
+	if (await claimRefusal(db, userId))
+		throw new DomainError(
+			'forbidden',
+			'Read and accept the portal’s information and consent text before you review.'
+		);
 	const rows = rowsOf<LeaseRow>(
 		// review_claim_next: src/lib/server/db/functions/review.sql
 		await db.execute(

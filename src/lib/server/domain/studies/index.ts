@@ -10,6 +10,7 @@ export {
 	getAssignmentView,
 	listOpenStudiesFor,
 	releasePhysicianLeases,
+	releaseStudyLeases,
 	type ClaimRefusal,
 	type ClaimResult
 } from './queue';

@@ -6,6 +6,7 @@ import type { Db, Tx } from '../../db/client';
 import { assignment, study, studyQuestion } from '../../db/schema';
 import { randomId } from '../../ids';
 import { responseLetter, seededPermutations } from './shuffle';
+import { claimRefusal, type ConsentRefusal } from '../consent';
 
 export type { AssignmentView };
 
@@ -19,15 +20,22 @@ export type ClaimResult =
 	  }
 	| { status: 'none'; reason: ClaimRefusal };
 
-/** The most answers a question can show: one letter each, A to Z. */
 /**
  * Why a claim gave nothing: the study is not open; nothing is left for the rater; the study
  * requires a qualification round they have not passed; (qualification rounds) they passed, used
- * every attempt, or finished an attempt not yet scored.
+ * every attempt, or finished an attempt not yet scored; or a consent refusal (withdrawn, or a
+ * consent text to accept first).
  */
 export type ClaimRefusal =
-	'not_open' | 'exhausted' | 'not_qualified' | 'qualified' | 'attempts_used' | 'attempt_finished';
+	| 'not_open'
+	| 'exhausted'
+	| 'not_qualified'
+	| 'qualified'
+	| 'attempts_used'
+	| 'attempt_finished'
+	| ConsentRefusal;
 
+/** The most answers a question can show: one letter each, A to Z. */
 export const MAX_ANSWERS = 26;
 
 /** Postgres array literal of ids and numbers (no quoting needed: they hold no commas or quotes). */
@@ -145,12 +153,40 @@ export async function releasePhysicianLeases(
 	physicianId: string,
 	now = new Date()
 ): Promise<number[]> {
+	return releaseLeases(tx, physicianId, now);
+}
+
+/** The same for one study only (a withdrawal from it, in the caller's transaction). */
+export async function releaseStudyLeases(
+	tx: Tx,
+	physicianId: string,
+	studyId: number,
+	now = new Date()
+): Promise<number[]> {
+	return releaseLeases(tx, physicianId, now, studyId);
+}
+
+async function releaseLeases(tx: Tx, physicianId: string, now: Date, studyId?: number) {
 	// A ranking lease ends now; the study's sweep then reopens the question's slot (and moves
 	// back the queue rows other physicians parked while it was full).
 	const released = await tx
 		.update(assignment)
 		.set({ leaseExpiresAt: now })
-		.where(and(eq(assignment.physicianId, physicianId), eq(assignment.state, 'leased')))
+		.where(
+			and(
+				eq(assignment.physicianId, physicianId),
+				eq(assignment.state, 'leased'),
+				studyId === undefined
+					? undefined
+					: inArray(
+							assignment.studyQuestionId,
+							tx
+								.select({ id: studyQuestion.id })
+								.from(studyQuestion)
+								.where(eq(studyQuestion.studyId, studyId))
+						)
+			)
+		)
 		.returning({ id: assignment.id, questionId: assignment.studyQuestionId });
 	if (released.length) {
 		const studies = await tx
@@ -175,7 +211,9 @@ export async function releasePhysicianLeases(
  * slot, claimed with `FOR UPDATE SKIP LOCKED` so concurrent physicians never exceed k per
  * question. The assignment records its position in the physician's sequence;
  * the candidates are shown in `seededShuffle` order of a fresh seed stored on the assignment.
- * With `view`, the result carries the assignment's blinded view.
+ * With `view`, the result carries the assignment's blinded view. A physician who withdrew from
+ * the study, or has not accepted the newest consent text (the portal's or the study's), is
+ * refused (`withdrawn`, `consent_pending`) before anything is claimed.
  */
 export async function claimNext(
 	db: Db | Tx,
@@ -184,6 +222,8 @@ export async function claimNext(
 	now = new Date(),
 	options: { view?: boolean } = {}
 ): Promise<ClaimResult> {
+	const refusal = await claimRefusal(db, physicianId, studyId);
+	if (refusal) return { status: 'none', reason: refusal };
 	// study_claim: src/lib/server/db/functions/study.sql
 	const raw = await selectValue<RawClaim>(
 		db,

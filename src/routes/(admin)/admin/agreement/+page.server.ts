@@ -1,6 +1,7 @@
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { dashboardReports, readDashboardQuery } from '$lib/server/domain/agreement';
+import { withdrawalSentence, withdrawalSummary } from '$lib/server/domain/consent';
 import { STYLE_RESAMPLES } from '$lib/server/domain/studies';
 import { thin } from './present';
 import type { PageServerLoad } from './$types';
@@ -10,7 +11,11 @@ const MAX_DOTS = 1500;
 
 export const load: PageServerLoad = async ({ locals, url }) => {
 	requireRole(locals, 'organiser', url);
-	const reports = await dashboardReports(getDb(), readDashboardQuery(url.searchParams));
+	const db = getDb();
+	const reports = await dashboardReports(db, readDashboardQuery(url.searchParams));
+	// The figures follow each withdrawal's consent policy; the page says so.
+	const study = reports.query.study;
+	const withdrawals = study ? withdrawalSentence(await withdrawalSummary(db, study)) : null;
 	const rubric = reports.rubric && {
 		...reports.rubric,
 		result: {
@@ -23,5 +28,5 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 			)
 		}
 	};
-	return { ...reports, rubric, styleResamples: STYLE_RESAMPLES, now: new Date() };
+	return { ...reports, rubric, withdrawals, styleResamples: STYLE_RESAMPLES, now: new Date() };
 };

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { renderMarkdown } from '$lib/markdown';
+import { withdrawalSentence, withdrawalSummary } from '$lib/server/domain/consent';
 import {
 	auditView,
 	changeStudyState,
@@ -38,7 +39,8 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 		evidence: study.design === 'evidence' ? await evidenceSummary(db, study.id) : null,
 		// A draft has no candidates yet: its audit runs on request (the `audit` action).
 		blinding: study.state === 'draft' ? null : view(await studyAudit(db, study.id)),
-		judges: await listJudges(db, study.id)
+		judges: await listJudges(db, study.id),
+		withdrawals: withdrawalSentence(await withdrawalSummary(db, study.id))
 	};
 };
 
