@@ -71,7 +71,11 @@ export const AUDIT_ACTIONS: Record<string, Record<string, string>> = {
 		'invitation.revoke': 'Invitation revoked',
 		'invitation.accept': 'Invitation accepted'
 	},
-	auth: { 'auth.sign_in_burst': 'Repeated failed sign-ins' }
+	auth: { 'auth.sign_in_burst': 'Repeated failed sign-ins' },
+	exclusion: {
+		'exclusion.create': 'Judgements excluded',
+		'exclusion.revoke': 'Exclusion revoked'
+	}
 };
 
 const LABELS: Record<string, string> = Object.assign({}, ...Object.values(AUDIT_ACTIONS));
@@ -102,7 +106,8 @@ export const AUDIT_OBJECT_TYPES: Record<string, string> = {
 	scoring_run: 'Scoring run',
 	user: 'Account',
 	invitation: 'Invitation',
-	sign_in: 'Sign-in'
+	sign_in: 'Sign-in',
+	exclusion: 'Exclusion of judgements'
 };
 
 function field(value: unknown, key: string): unknown {
@@ -149,6 +154,10 @@ export function objectHref(e: Pick<AuditRow, 'objectType' | 'objectId' | 'after'
 			return `/admin/users#user-${encodeURIComponent(e.objectId)}`;
 		case 'invitation':
 			return '/admin/users#invitations';
+		case 'exclusion': {
+			const rater = field(e.after, 'raterId');
+			return typeof rater === 'string' ? `/admin/users/${encodeURIComponent(rater)}/exclusions` : null;
+		}
 		default:
 			return null;
 	}

@@ -12,3 +12,4 @@ export {
 	type ExclusionRow
 } from './exclusions';
 export { countsInFigures, exclusionsFingerprintSql, reviewCounts } from './filter';
+export { dayRange, raterOf, raterStudies } from './rater';
