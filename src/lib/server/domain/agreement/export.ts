@@ -614,7 +614,9 @@ export async function agreementBundleFiles(
 		run: study?.run ?? null,
 		tagOrder: TAG_ORDER,
 		relevanceOrder: RELEVANCE_ORDER,
-		rubricScale: rubric ? `${rubric.report.shape.scale.min}-${rubric.report.shape.scale.max}` : null,
+		rubricScale: rubric
+			? `${rubric.report.shape.scale.min}-${rubric.report.shape.scale.max}`
+			: null,
 		excluded: { study: null, reviews: null }
 	};
 	if (settings.studyId !== null) {

@@ -156,7 +156,9 @@ export function objectHref(e: Pick<AuditRow, 'objectType' | 'objectId' | 'after'
 			return '/admin/users#invitations';
 		case 'exclusion': {
 			const rater = field(e.after, 'raterId');
-			return typeof rater === 'string' ? `/admin/users/${encodeURIComponent(rater)}/exclusions` : null;
+			return typeof rater === 'string'
+				? `/admin/users/${encodeURIComponent(rater)}/exclusions`
+				: null;
 		}
 		default:
 			return null;

@@ -63,15 +63,17 @@ async function pseudonymOf(db: Db, id: string) {
 async function rankedStudy(db: Db, questions = 4, name = 'Ranked') {
 	const [organiser] = await insertUsers(db, 1, ['organiser']);
 	const physicians = await insertUsers(db, 3, ['physician']);
-	const { modelIds } = await seedRankingContent(db, { count: questions, models: ['m1', 'm2', 'm3'] });
+	const { modelIds } = await seedRankingContent(db, {
+		count: questions,
+		models: ['m1', 'm2', 'm3']
+	});
 	const s = await createStudy(
 		db,
 		{ name, selection: { types: [] }, modelIds, includeReference: false, ratersPerQuestion: 3 },
 		organiser
 	);
 	await changeStudyState(db, s.id, 'open', organiser, { confirm: true });
-	for (const [p, physician] of physicians.entries())
-		await rankAll(db, s.id, physician, p);
+	for (const [p, physician] of physicians.entries()) await rankAll(db, s.id, physician, p);
 	return { studyId: s.id, organiser, physicians, modelIds };
 }
 
@@ -157,9 +159,7 @@ describeEachDb('exclusions', (h) => {
 		expect(await exportRankings(h.db, studyId)).toEqual(before.exported);
 		expect(await rankingStudyBattles(h.db, studyId)).toEqual(before.battles);
 		expect(await modelJudgements(h.db, studyId)).toEqual(before.tags);
-		expect(await studyAgreement(h.db, studyId, { ...BOOT, runId: null })).toEqual(
-			before.agreement
-		);
+		expect(await studyAgreement(h.db, studyId, { ...BOOT, runId: null })).toEqual(before.agreement);
 		expect(await studyFingerprint(h.db, studyId, null)).not.toBe(fingerprint);
 		const events = await h.db
 			.select()
@@ -198,7 +198,9 @@ describeEachDb('exclusions', (h) => {
 		for (const [i, a] of mine.entries()) {
 			const at = i < 2 ? '2026-01-10T23:59:00Z' : '2026-01-11T00:00:00Z';
 			await h.db.execute(sql`update assignment set submitted_at = ${at} where id = ${a.id}`);
-			await h.db.execute(sql`update ranking set submitted_at = ${at} where assignment_id = ${a.id}`);
+			await h.db.execute(
+				sql`update ranking set submitted_at = ${at} where assignment_id = ${a.id}`
+			);
 		}
 		const before = await rankingJudgements(h.db, studyId);
 		await excludeJudgements(

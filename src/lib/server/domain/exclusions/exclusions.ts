@@ -134,7 +134,11 @@ export async function revokeExclusion(
 			objectType: 'exclusion',
 			objectId: exclusionId,
 			before: auditRecord(before),
-			after: { ...auditRecord(after), revokeReason: reason || null, questionsClosed: questionsChanged }
+			after: {
+				...auditRecord(after),
+				revokeReason: reason || null,
+				questionsClosed: questionsChanged
+			}
 		});
 		return { exclusion: after, questionsChanged };
 	});
@@ -163,7 +167,9 @@ export async function listExclusions(
 	const conditions = [];
 	if (filter.raterId) conditions.push(eq(exclusion.raterId, filter.raterId));
 	if (filter.studyId !== undefined)
-		conditions.push(sql`(${exclusion.studyId} is null or ${exclusion.studyId} = ${filter.studyId})`);
+		conditions.push(
+			sql`(${exclusion.studyId} is null or ${exclusion.studyId} = ${filter.studyId})`
+		);
 	const rows = await db
 		.select({
 			e: exclusion,

@@ -109,7 +109,12 @@ export async function exportRankings(
 		.where(
 			and(
 				eq(studyTable.id, studyId),
-				countsInFigures(ranking.physicianId, studyQuestion.studyId, ranking.submittedAt, studyQuestion.gold)
+				countsInFigures(
+					ranking.physicianId,
+					studyQuestion.studyId,
+					ranking.submittedAt,
+					studyQuestion.gold
+				)
 			)
 		)
 		.orderBy(asc(studyQuestion.id), asc(ranking.id), asc(rankingEntry.displayPosition));

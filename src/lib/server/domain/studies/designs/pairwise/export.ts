@@ -173,7 +173,17 @@ export async function exportPairwiseJudgements(
 		.innerJoin(rightAnswer, eq(rightAnswer.id, pairwiseJudgement.rightCandidateId))
 		.leftJoin(leftModel, eq(leftModel.id, leftAnswer.modelId))
 		.leftJoin(rightModel, eq(rightModel.id, rightAnswer.modelId))
-		.where(and(eq(studyTable.id, studyId), countsInFigures(pairwiseJudgement.raterId, studyQuestion.studyId, pairwiseJudgement.submittedAt, studyQuestion.gold)))
+		.where(
+			and(
+				eq(studyTable.id, studyId),
+				countsInFigures(
+					pairwiseJudgement.raterId,
+					studyQuestion.studyId,
+					pairwiseJudgement.submittedAt,
+					studyQuestion.gold
+				)
+			)
+		)
 		.orderBy(asc(pairwiseJudgement.id));
 	const aspectsOf = await aspectPreferencesOf(db, studyId);
 	return rows.map((r) => {

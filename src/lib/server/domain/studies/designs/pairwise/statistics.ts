@@ -73,7 +73,17 @@ export async function preferenceRows(db: Db, studyId: number): Promise<StoredPre
 		.innerJoin(rightAnswer, eq(rightAnswer.id, pairwiseJudgement.rightCandidateId))
 		.leftJoin(leftModel, eq(leftModel.id, leftAnswer.modelId))
 		.leftJoin(rightModel, eq(rightModel.id, rightAnswer.modelId))
-		.where(and(eq(studyQuestion.studyId, studyId), countsInFigures(pairwiseJudgement.raterId, studyQuestion.studyId, pairwiseJudgement.submittedAt, studyQuestion.gold)))
+		.where(
+			and(
+				eq(studyQuestion.studyId, studyId),
+				countsInFigures(
+					pairwiseJudgement.raterId,
+					studyQuestion.studyId,
+					pairwiseJudgement.submittedAt,
+					studyQuestion.gold
+				)
+			)
+		)
 		.orderBy(asc(pairwiseJudgement.id));
 	const aspectsOf = await aspectPreferencesOf(db, studyId);
 	return rows.map((r) => ({
@@ -308,7 +318,17 @@ export async function aspectPreferencesOf(
 		.innerJoin(pairwiseJudgement, eq(pairwiseJudgement.id, pairwiseAspectPreference.judgementId))
 		.innerJoin(assignment, eq(assignment.id, pairwiseJudgement.assignmentId))
 		.innerJoin(studyQuestion, eq(studyQuestion.id, assignment.studyQuestionId))
-		.where(and(eq(studyQuestion.studyId, studyId), countsInFigures(pairwiseJudgement.raterId, studyQuestion.studyId, pairwiseJudgement.submittedAt, studyQuestion.gold)))
+		.where(
+			and(
+				eq(studyQuestion.studyId, studyId),
+				countsInFigures(
+					pairwiseJudgement.raterId,
+					studyQuestion.studyId,
+					pairwiseJudgement.submittedAt,
+					studyQuestion.gold
+				)
+			)
+		)
 		.orderBy(asc(pairwiseAspectPreference.aspect));
 	const of = new Map<number, Record<string, 'left' | 'right' | 'tie'>>();
 	for (const a of rows) of.set(a.judgementId, { ...of.get(a.judgementId), [a.aspect]: a.outcome });

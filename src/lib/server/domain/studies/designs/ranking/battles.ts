@@ -28,7 +28,12 @@ export async function rankingStudyBattles(db: Db, studyId: number): Promise<Labe
 		.where(
 			and(
 				eq(studyQuestion.studyId, studyId),
-				countsInFigures(ranking.physicianId, studyQuestion.studyId, ranking.submittedAt, studyQuestion.gold)
+				countsInFigures(
+					ranking.physicianId,
+					studyQuestion.studyId,
+					ranking.submittedAt,
+					studyQuestion.gold
+				)
 			)
 		);
 	const battles = rankingBattles(

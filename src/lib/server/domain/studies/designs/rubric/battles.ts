@@ -32,7 +32,17 @@ export async function rubricStudyBattles(db: Db, studyId: number): Promise<Label
 		.innerJoin(studyQuestion, eq(studyQuestion.id, assignment.studyQuestionId))
 		.innerJoin(candidate, eq(candidate.id, rubricScore.candidateId))
 		.leftJoin(model, eq(model.id, candidate.modelId))
-		.where(and(eq(studyQuestion.studyId, studyId), countsInFigures(rubricJudgement.raterId, studyQuestion.studyId, rubricJudgement.submittedAt, studyQuestion.gold)));
+		.where(
+			and(
+				eq(studyQuestion.studyId, studyId),
+				countsInFigures(
+					rubricJudgement.raterId,
+					studyQuestion.studyId,
+					rubricJudgement.submittedAt,
+					studyQuestion.gold
+				)
+			)
+		);
 	const scores = rows.map((r) => ({
 		question: r.question,
 		rater: r.rater,

@@ -123,7 +123,17 @@ export async function exportRubricScores(
 		)
 		.innerJoin(candidate, eq(candidate.id, rubricScore.candidateId))
 		.leftJoin(model, eq(model.id, candidate.modelId))
-		.where(and(eq(studyTable.id, studyId), countsInFigures(rubricJudgement.raterId, studyQuestion.studyId, rubricJudgement.submittedAt, studyQuestion.gold)))
+		.where(
+			and(
+				eq(studyTable.id, studyId),
+				countsInFigures(
+					rubricJudgement.raterId,
+					studyQuestion.studyId,
+					rubricJudgement.submittedAt,
+					studyQuestion.gold
+				)
+			)
+		)
 		.orderBy(
 			asc(studyQuestion.id),
 			asc(rubricJudgement.id),

@@ -77,7 +77,17 @@ export async function rubricScoreRows(db: Db, studyId: number): Promise<ScoreRow
 		.innerJoin(studyQuestion, eq(studyQuestion.id, assignment.studyQuestionId))
 		.innerJoin(candidate, eq(candidate.id, rubricScore.candidateId))
 		.leftJoin(model, eq(model.id, candidate.modelId))
-		.where(and(eq(studyQuestion.studyId, studyId), countsInFigures(rubricJudgement.raterId, studyQuestion.studyId, rubricJudgement.submittedAt, studyQuestion.gold)))
+		.where(
+			and(
+				eq(studyQuestion.studyId, studyId),
+				countsInFigures(
+					rubricJudgement.raterId,
+					studyQuestion.studyId,
+					rubricJudgement.submittedAt,
+					studyQuestion.gold
+				)
+			)
+		)
 		.orderBy(asc(studyQuestion.id), asc(rubricJudgement.id));
 	return rows.map((r) => ({
 		question: String(r.question),
