@@ -215,6 +215,27 @@ describeEachDb('exclusions', (h) => {
 		expect(await excludedCounts(h.db, studyId)).toMatchObject({ judgements: 2, raters: 1 });
 	});
 
+	it('honours a withdrawal’s exclusion row exactly like an organiser’s', async () => {
+		const { studyId, organiser, physicians } = await rankedStudy(h.db, 2);
+		const px = await pseudonymOf(h.db, physicians[2]);
+		const before = await rankingJudgements(h.db, studyId);
+		// As the consent feature writes it, without this module.
+		await h.db.insert(exclusion).values({
+			raterId: physicians[2],
+			studyId,
+			reason: 'Withdrew from the study',
+			source: 'withdrawal',
+			createdBy: organiser
+		});
+		expect(await rankingJudgements(h.db, studyId)).toEqual(before.filter((r) => r.rater !== px));
+		expect(await excludedCounts(h.db, studyId)).toEqual({
+			judgements: 2,
+			raters: 1,
+			bySource: { organiser: 0, withdrawal: 2 },
+			reasons: ['Withdrew from the study']
+		});
+	});
+
 	it('reopens the questions that fell below k for another rater, and closes them again on revoking', async () => {
 		const { studyId, organiser, physicians } = await rankedStudy(h.db, 3);
 		const [late] = await insertUsers(h.db, 1, ['physician']);
