@@ -63,7 +63,7 @@ test('an organiser excludes one day of a physician’s judgements, reads the cou
 	expect(
 		axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)
 	).toEqual([]);
-	await page.screenshot({ path: `${SHOTS}/exclusions-1366x768.png` });
+	await page.screenshot({ path: `${SHOTS}/exclusions-1366x768.png`, fullPage: true });
 
 	await page.goto('/admin/agreement');
 	const studyId = await page
