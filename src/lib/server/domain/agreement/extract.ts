@@ -22,7 +22,8 @@ export async function reviewJudgements(db: Db, datasetId: number): Promise<Revie
 		select item, type, round, reviewer, verdict, relevance from (
 			select distinct on (r.item_id, r.round)
 				r.item_id as item, i.type, r.round, u.pseudonym as reviewer, r.verdict, r.relevance,
-				judgement_counts(r.reviewer_id, null, r.submitted_at) as counts
+				(r.reviewer_id not in (select rater_id from exclusion where revoked_at is null)
+					or judgement_counts(r.reviewer_id, null, r.submitted_at)) as counts
 			from review r
 			join qa_item i on i.id = r.item_id
 			join "user" u on u.id = r.reviewer_id
@@ -97,7 +98,8 @@ export async function rankingJudgements(db: Db, studyId: number): Promise<Rankin
 		join study_question q on q.id = c.study_question_id
 		left join model m on m.id = c.model_id
 		where q.study_id = ${studyId} and not q.gold
-			and judgement_counts(k.physician_id, q.study_id, k.submitted_at)
+			and (k.physician_id not in (select rater_id from exclusion where revoked_at is null)
+				or judgement_counts(k.physician_id, q.study_id, k.submitted_at))
 		order by q.id, u.pseudonym, e.display_position`);
 	return rowsOf<RankingJudgement>(result).map((r) => ({
 		...r,

@@ -270,7 +270,9 @@ export async function excludedReviewCounts(
 			where i.dataset_id = ${datasetId}
 			order by r.item_id, r.round, r.revision desc, r.id desc
 		), excluded as (
-			select * from latest where not judgement_counts(reviewer_id, null, submitted_at)
+			select * from latest
+			where reviewer_id in (select rater_id from exclusion where revoked_at is null)
+				and not judgement_counts(reviewer_id, null, submitted_at)
 		)
 		select
 			(select count(*)::int from excluded) as judgements,

@@ -14,12 +14,16 @@ export function countsInFigures(
 	at: SQLWrapper,
 	gold: SQLWrapper
 ): SQL {
-	return sql`(judgement_counts(${rater}, ${studyId}, ${at}) and not ${gold})`;
+	// The NOT IN is one hashed lookup of the raters with a standing exclusion, read once per query:
+	// judgement_counts (a subquery per call, never inlined) runs only for those raters' judgements.
+	return sql`((${rater} not in (select rater_id from exclusion where revoked_at is null)
+		or judgement_counts(${rater}, ${studyId}, ${at})) and not ${gold})`;
 }
 
 /** Whether a reviewer's review counts: only exclusions of every study (study null) reach reviews. */
 export function reviewCounts(reviewer: SQLWrapper, at: SQLWrapper): SQL {
-	return sql`judgement_counts(${reviewer}, null, ${at})`;
+	return sql`(${reviewer} not in (select rater_id from exclusion where revoked_at is null)
+		or judgement_counts(${reviewer}, null, ${at}))`;
 }
 
 /**

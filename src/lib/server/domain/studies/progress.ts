@@ -130,7 +130,8 @@ export async function modelJudgements(db: Db, studyId: number): Promise<ModelJud
 			join study_question q on q.id = c.study_question_id
 			left join model m on m.id = c.model_id
 			where q.study_id = ${studyId} and not q.gold
-				and judgement_counts(k.physician_id, q.study_id, k.submitted_at)
+				and (k.physician_id not in (select rater_id from exclusion where revoked_at is null)
+					or judgement_counts(k.physician_id, q.study_id, k.submitted_at))
 			group by 1, 2, 3`)
 	);
 	const byModel = new Map<string, ModelJudgements>();

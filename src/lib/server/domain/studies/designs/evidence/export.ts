@@ -85,7 +85,9 @@ export async function finishedAssessments(db: Db, studyId: number): Promise<Fini
 		join set_question sq on sq.id = q.set_question_id
 		join "user" u on u.id = e.rater_id
 		where q.study_id = ${studyId} and e.submitted_at is not null and a.state = 'submitted'
-			and not q.gold and judgement_counts(e.rater_id, q.study_id, e.submitted_at)
+			and not q.gold
+			and (e.rater_id not in (select rater_id from exclusion where revoked_at is null)
+				or judgement_counts(e.rater_id, q.study_id, e.submitted_at))
 		order by sq.id, q.unit, q.id, e.submitted_at, e.assignment_id`)
 	) as AssessmentRow[];
 	return rows.map((r) => {
