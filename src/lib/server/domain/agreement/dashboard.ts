@@ -11,6 +11,7 @@ import {
 	cachedVerificationAgreement
 } from './cache';
 import { studyRuns } from './extract';
+import { excludedCounts, excludedReviewCounts, excludedSentence } from '../exclusions';
 
 /** Default bootstrap resamples and seed: fixed, so the same data give the same intervals. */
 export const DEFAULT_RESAMPLES = 1000;
@@ -145,6 +146,11 @@ export async function dashboardReports(db: Db, query: DashboardQuery) {
 				? await cachedEvidenceReport(db, st, { ...opts, defaultSeed: DEFAULT_SEED })
 				: null,
 		/** Bradley–Terry leaderboards of the study and of the studies sharing its questions. */
-		leaderboards: st === null ? null : await cachedLeaderboards(db, st, opts)
+		leaderboards: st === null ? null : await cachedLeaderboards(db, st, opts),
+		/** What exclusions leave out of the shown study's and dataset's figures, read fresh. */
+		excluded: {
+			study: st === null ? null : excludedSentence(await excludedCounts(db, st)),
+			reviews: ds === null ? null : excludedSentence(await excludedReviewCounts(db, ds))
+		}
 	};
 }

@@ -28,6 +28,12 @@ import {
 } from './verification';
 import { comparedLeaderboardTables, pairwiseTables, rawPairwiseFiles } from './pairwise-export';
 import { evidenceTables, rawEvidenceFiles } from './evidence-export';
+import {
+	excludedCounts,
+	excludedReviewCounts,
+	excludedSentence,
+	type ExcludedCounts
+} from '../exclusions';
 import { estimateCells, ESTIMATE_COLUMNS, statCells, type Table } from './tables';
 
 export type { Table };
@@ -391,7 +397,8 @@ pairwise position bias: the share of non-tied judgements that chose the left ans
 pairwise verbosity bias: the share of non-tied judgements between answers of unequal length won by the longer answer, overall and per band of longer ÷ shorter length, with 95 % Wilson intervals
 pairwise agreement: per unit (a question and an unordered pair of models) the outcome coded by model (first / second in name order / tie; four-way: tie both good and both bad apart): percent agreement, Cohen's kappa (exactly 2 physicians), Fleiss' kappa (units judged by every physician), Krippendorff's alpha (nominal) — cliniq stats ratings on the units and outcomes of preferences.csv
 pairwise judges: per judge, the share of physician judgements of the pairs it judged with its three-way outcome; over the pairs with a physicians' majority, the share it matches and Cohen's kappa against that majority
-compared leaderboards: the Bradley–Terry leaderboards of this study (scope this study) and of every study sharing questions with it, fitted on the shared questions only (rankings give k(k−1)/2 battles per ranking, ties as ties; rubric studies per aspect the higher mean score wins)
+compared leaderboards: the Bradley–Terry leaderboards of this study (scope this study) and of every study sharing questions with it, fitted on the shared questions only (rankings give k(k−1)/2 battles per ranking, ties as ties; rubric studies per aspect the higher mean score wins); qualification rounds are never compared
+exclusions: every figure, table and raw file leaves out the judgements of standing exclusions (an organiser's, or a rater's withdrawal; by rater, study or every study, and submission time) and every judgement of a gold question (hidden checks, never counted); settings.json excluded says how many judgements of how many raters were excluded and why (reviews: only exclusions of every study)
 `;
 
 const csvOf = (columns: string[], rows: Record<string, unknown>[]) => toCsv(columns, rows);
@@ -458,6 +465,11 @@ export interface BundleSettings {
 	relevanceOrder: number[];
 	/** A rubric study's scale, as `cliniq stats rubric --scale` takes it; null otherwise. */
 	rubricScale: string | null;
+	/** What the standing exclusions leave out of every file (read when the bundle is made). */
+	excluded: {
+		study: (ExcludedCounts & { sentence: string }) | null;
+		reviews: { judgements: number; raters: number; reasons: string[]; sentence: string } | null;
+	};
 }
 
 /** The reports a bundle describes (either may be absent). */
@@ -602,8 +614,19 @@ export async function agreementBundleFiles(
 		run: study?.run ?? null,
 		tagOrder: TAG_ORDER,
 		relevanceOrder: RELEVANCE_ORDER,
-		rubricScale: rubric ? `${rubric.report.shape.scale.min}-${rubric.report.shape.scale.max}` : null
+		rubricScale: rubric
+			? `${rubric.report.shape.scale.min}-${rubric.report.shape.scale.max}`
+			: null,
+		excluded: { study: null, reviews: null }
 	};
+	if (settings.studyId !== null) {
+		const counts = await excludedCounts(db, settings.studyId);
+		settings.excluded.study = { ...counts, sentence: excludedSentence(counts) };
+	}
+	if (settings.datasetId !== null) {
+		const counts = await excludedReviewCounts(db, settings.datasetId);
+		settings.excluded.reviews = { ...counts, sentence: excludedSentence(counts) };
+	}
 	files.push({
 		name: 'statistics.json',
 		content: JSON.stringify(

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../db/client';
 import type { QaType, Tag, Verdict } from '../../../constants';
+import { exclusionsFingerprintSql } from '../exclusions';
 
 /** One review in long format: the latest revision of one round of one item. */
 export interface ReviewJudgement {
@@ -12,16 +13,24 @@ export interface ReviewJudgement {
 	relevance: number;
 }
 
-/** Latest revision of each round of each item of a dataset, in one query. */
+/**
+ * Latest revision of each round of each item of a dataset, in one query; a review its reviewer's
+ * exclusion (of every study, covering the revision's submission) takes out is left out.
+ */
 export async function reviewJudgements(db: Db, datasetId: number): Promise<ReviewJudgement[]> {
 	const result = await db.execute(sql`
-		select distinct on (r.item_id, r.round)
-			r.item_id as item, i.type, r.round, u.pseudonym as reviewer, r.verdict, r.relevance
-		from review r
-		join qa_item i on i.id = r.item_id
-		join "user" u on u.id = r.reviewer_id
-		where i.dataset_id = ${datasetId}
-		order by r.item_id, r.round, r.revision desc, r.id desc`);
+		select item, type, round, reviewer, verdict, relevance from (
+			select distinct on (r.item_id, r.round)
+				r.item_id as item, i.type, r.round, u.pseudonym as reviewer, r.verdict, r.relevance,
+				(r.reviewer_id not in (select rater_id from exclusion where revoked_at is null)
+					or judgement_counts(r.reviewer_id, null, r.submitted_at)) as counts
+			from review r
+			join qa_item i on i.id = r.item_id
+			join "user" u on u.id = r.reviewer_id
+			where i.dataset_id = ${datasetId}
+			order by r.item_id, r.round, r.revision desc, r.id desc) latest
+		where counts
+		order by item, round`);
 	return rowsOf<ReviewJudgement>(result).map((r) => ({
 		...r,
 		item: Number(r.item),
@@ -52,9 +61,10 @@ export async function verificationFingerprint(db: Db, datasetId: number): Promis
 			(select count(*) || ':' || coalesce(max(r.id), 0) from review r
 				join qa_item i on i.id = r.item_id where i.dataset_id = ${datasetId}) as reviews,
 			(select count(*) || ':' || coalesce(max(a.id), 0) from adjudication a
-				join qa_item i on i.id = a.item_id where i.dataset_id = ${datasetId}) as adjudications`);
-	const [row] = rowsOf<{ reviews: string; adjudications: string }>(result);
-	return `reviews ${row.reviews}; adjudications ${row.adjudications}`;
+				join qa_item i on i.id = a.item_id where i.dataset_id = ${datasetId}) as adjudications,
+			${exclusionsFingerprintSql} as exclusions`);
+	const [row] = rowsOf<{ reviews: string; adjudications: string; exclusions: string }>(result);
+	return `reviews ${row.reviews}; adjudications ${row.adjudications}; exclusions ${row.exclusions}`;
 }
 
 /** One physician's rank and tag of one candidate, with what the candidate is and where it was shown. */
@@ -72,7 +82,10 @@ export interface RankingJudgement {
 	position: number;
 }
 
-/** Every ranked candidate of a study in long format, in one query. */
+/**
+ * Every ranked candidate of a study in long format, in one query: judgements that count only
+ * (no excluded rater's, no gold question's).
+ */
 export async function rankingJudgements(db: Db, studyId: number): Promise<RankingJudgement[]> {
 	const result = await db.execute(sql`
 		select q.id as question, q.item_id as item, u.pseudonym as rater, c.id as candidate,
@@ -84,7 +97,9 @@ export async function rankingJudgements(db: Db, studyId: number): Promise<Rankin
 		join candidate c on c.id = e.candidate_id
 		join study_question q on q.id = c.study_question_id
 		left join model m on m.id = c.model_id
-		where q.study_id = ${studyId}
+		where q.study_id = ${studyId} and not q.gold
+			and (k.physician_id not in (select rater_id from exclusion where revoked_at is null)
+				or judgement_counts(k.physician_id, q.study_id, k.submitted_at))
 		order by q.id, u.pseudonym, e.display_position`);
 	return rowsOf<RankingJudgement>(result).map((r) => ({
 		...r,
@@ -180,9 +195,14 @@ export async function studyFingerprint(
 				join study_question q on q.id = a.study_question_id
 				where q.study_id = ${studyId}) as rankings,
 			(select count(*) || ':' || coalesce(max(id), 0) from score
-				where run_id = ${runId ?? 0}) as scores`);
-	const [row] = rowsOf<{ rankings: string; scores: string }>(result);
-	return `rankings ${row.rankings}; run ${runId ?? 'none'} scores ${row.scores}`;
+				where run_id = ${runId ?? 0}) as scores,
+			${exclusionsFingerprintSql} as exclusions,
+			(select count(*) filter (where gold) from study_question
+				where study_id = ${studyId}) as gold`);
+	const [row] = rowsOf<{ rankings: string; scores: string; exclusions: string; gold: string }>(
+		result
+	);
+	return `rankings ${row.rankings}; run ${runId ?? 'none'} scores ${row.scores}; exclusions ${row.exclusions}; gold ${row.gold}`;
 }
 
 /**
@@ -206,9 +226,12 @@ export async function rubricFingerprint(db: Db, studyId: number): Promise<string
 			(select count(*) || ':' || coalesce(max(s.id), 0) from score s
 				join candidate c on c.response_id = s.response_id
 				join study_question q on q.id = c.study_question_id
-				where q.study_id = ${studyId}) as run_scores`);
+				where q.study_id = ${studyId}) as run_scores,
+			${exclusionsFingerprintSql} as exclusions,
+			(select count(*) filter (where gold) from study_question
+				where study_id = ${studyId}) as gold`);
 	const [row] = rowsOf<Record<string, string>>(result);
-	return `sheets ${row.sheets}; judge scores ${row.judge_scores}; preferences ${row.preferences}; run scores ${row.run_scores}`;
+	return `sheets ${row.sheets}; judge scores ${row.judge_scores}; preferences ${row.preferences}; run scores ${row.run_scores}; exclusions ${row.exclusions}; gold ${row.gold}`;
 }
 
 /** What a pairwise report depends on: the study's preferences and its judges' preferences. */
@@ -221,22 +244,29 @@ export async function pairwiseFingerprint(db: Db, studyId: number): Promise<stri
 				where q.study_id = ${studyId}) as judgements,
 			(select count(*) || ':' || coalesce(sum(case p.preferred when 'A' then 1 when 'B' then 2
 				else 4 end), 0) || ':' || coalesce(max(g.id), 0) from judge_preference p
-				join judge g on g.id = p.judge_id where g.study_id = ${studyId}) as preferences`);
+				join judge g on g.id = p.judge_id where g.study_id = ${studyId}) as preferences,
+			${exclusionsFingerprintSql} as exclusions,
+			(select count(*) filter (where gold) from study_question
+				where study_id = ${studyId}) as gold`);
 	const [row] = rowsOf<Record<string, string>>(result);
-	return `judgements ${row.judgements}; judge preferences ${row.preferences}`;
+	return `judgements ${row.judgements}; judge preferences ${row.preferences}; exclusions ${row.exclusions}; gold ${row.gold}`;
 }
 
 /** What an evidence study's report depends on: its finished assessments (never changed once finished). */
 export async function evidenceFingerprint(db: Db, studyId: number): Promise<string> {
 	const result = await db.execute(sql`
-		select count(*) || ':' || coalesce(max(e.assignment_id), 0) || ':' ||
-			coalesce(extract(epoch from max(e.submitted_at))::text, '') as assessments
-		from evidence_assessment e
-		join assignment a on a.id = e.assignment_id
-		join study_question q on q.id = a.study_question_id
-		where q.study_id = ${studyId} and e.submitted_at is not null`);
+		select
+			(select count(*) || ':' || coalesce(max(e.assignment_id), 0) || ':' ||
+				coalesce(extract(epoch from max(e.submitted_at))::text, '')
+			from evidence_assessment e
+			join assignment a on a.id = e.assignment_id
+			join study_question q on q.id = a.study_question_id
+			where q.study_id = ${studyId} and e.submitted_at is not null) as assessments,
+			${exclusionsFingerprintSql} as exclusions,
+			(select count(*) filter (where gold) from study_question
+				where study_id = ${studyId}) as gold`);
 	const [row] = rowsOf<Record<string, string>>(result);
-	return `assessments ${row.assessments}`;
+	return `assessments ${row.assessments}; exclusions ${row.exclusions}; gold ${row.gold}`;
 }
 
 /**
@@ -249,7 +279,10 @@ export async function leaderboardFingerprint(db: Db): Promise<string> {
 			(select count(*) || ':' || coalesce(max(id), 0) from ranking) as rankings,
 			(select count(*) || ':' || coalesce(max(id), 0) from rubric_judgement) as sheets,
 			(select count(*) || ':' || coalesce(max(id), 0) from pairwise_judgement) as preferences,
-			(select count(*) || ':' || coalesce(max(id), 0) from study) as studies`);
+			(select count(*) || ':' || coalesce(max(id), 0) || ':' ||
+				count(*) filter (where purpose = 'qualification') from study) as studies,
+			${exclusionsFingerprintSql} as exclusions,
+			(select count(*) filter (where gold) from study_question) as gold`);
 	const [row] = rowsOf<Record<string, string>>(result);
-	return `rankings ${row.rankings}; sheets ${row.sheets}; preferences ${row.preferences}; studies ${row.studies}`;
+	return `rankings ${row.rankings}; sheets ${row.sheets}; preferences ${row.preferences}; studies ${row.studies}; exclusions ${row.exclusions}; gold ${row.gold}`;
 }

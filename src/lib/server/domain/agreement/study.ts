@@ -24,6 +24,7 @@ import {
 	type StudyRun
 } from './extract';
 import type { AgreementOptions, Estimate } from './verification';
+import { excludedCounts, type ExcludedCounts } from '../exclusions';
 
 /** Study options: the bootstrap, and which scoring run the metrics come from (null: the newest). */
 export interface StudyOptions extends AgreementOptions {
@@ -59,6 +60,8 @@ export interface StudyAgreement {
 	/** The scoring run the metrics come from, or null when none scored the study's answers. */
 	run: StudyRun | null;
 	inputs: { rankings: number; questions: number; physicians: number; entries: number };
+	/** Rankings the standing exclusions leave out of every figure (gold questions never count). */
+	excluded: ExcludedCounts;
 	ranking: {
 		wByQuestion: { question: number; item: number; w: Stat }[];
 		wHistogram: { low: number; high: number; count: number }[];
@@ -498,6 +501,7 @@ export async function studyAgreement(
 			physicians: new Set(rows.map((r) => r.rater)).size,
 			entries: rows.length
 		},
+		excluded: await excludedCounts(db, studyId),
 		ranking: rankingAgreement(ranks, byQuestion, options),
 		referenceCheck: referenceCheck(rows),
 		positionBias: positionBias(rows),

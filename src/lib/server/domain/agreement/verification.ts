@@ -17,6 +17,7 @@ import {
 	type Stat
 } from '../../../stats/types';
 import { reviewJudgements, verificationOutcomes, type ReviewJudgement } from './extract';
+import { excludedReviewCounts } from '../exclusions';
 
 /** Options every agreement computation takes: bootstrap resamples (0: no intervals) and seed. */
 export interface AgreementOptions {
@@ -58,6 +59,8 @@ export interface VerificationAgreement {
 	options: AgreementOptions;
 	/** Latest review revisions read, and items with a primary and a secondary review. */
 	inputs: { reviews: number; items: number; doubleReviewed: number };
+	/** Reviews (latest revisions) excluded reviewers' exclusions of every study leave out. */
+	excluded: { judgements: number; raters: number; reasons: string[] };
 	overall: PairAgreement;
 	byType: ({ type: QaType } & PairAgreement)[];
 	/** Each reviewer's reviews against the other review of the same items. */
@@ -206,6 +209,7 @@ export async function verificationAgreement(
 			items: new Set(judgements.map((j) => j.item)).size,
 			doubleReviewed: pairs.length
 		},
+		excluded: await excludedReviewCounts(db, datasetId),
 		overall: pairAgreement(pairs, options),
 		byType,
 		byReviewer,

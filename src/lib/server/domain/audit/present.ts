@@ -76,7 +76,11 @@ export const AUDIT_ACTIONS: Record<string, Record<string, string>> = {
 		'invitation.revoke': 'Invitation revoked',
 		'invitation.accept': 'Invitation accepted'
 	},
-	auth: { 'auth.sign_in_burst': 'Repeated failed sign-ins' }
+	auth: { 'auth.sign_in_burst': 'Repeated failed sign-ins' },
+	exclusion: {
+		'exclusion.create': 'Judgements excluded',
+		'exclusion.revoke': 'Exclusion revoked'
+	}
 };
 
 const LABELS: Record<string, string> = Object.assign({}, ...Object.values(AUDIT_ACTIONS));
@@ -108,7 +112,8 @@ export const AUDIT_OBJECT_TYPES: Record<string, string> = {
 	user: 'Account',
 	invitation: 'Invitation',
 	sign_in: 'Sign-in',
-	consent: 'Consent text'
+	consent: 'Consent text',
+	exclusion: 'Exclusion of judgements'
 };
 
 function field(value: unknown, key: string): unknown {
@@ -157,6 +162,12 @@ export function objectHref(e: Pick<AuditRow, 'objectType' | 'objectId' | 'after'
 			return `/admin/users#user-${encodeURIComponent(e.objectId)}`;
 		case 'invitation':
 			return '/admin/users#invitations';
+		case 'exclusion': {
+			const rater = field(e.after, 'raterId');
+			return typeof rater === 'string'
+				? `/admin/users/${encodeURIComponent(rater)}/exclusions`
+				: null;
+		}
 		default:
 			return null;
 	}

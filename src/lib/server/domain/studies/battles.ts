@@ -23,7 +23,8 @@ export interface ComparedLeaderboard {
 /**
  * The Bradley–Terry leaderboards of a study and of every other study sharing questions with it,
  * each computed on the shared questions only (the study's own on all of its questions), with
- * bootstrap intervals over questions. Studies whose design gives no battles are left out.
+ * bootstrap intervals over questions. Studies whose design gives no battles, and qualification
+ * rounds, are left out; each design's battles count only the judgements that count.
  */
 export async function compareLeaderboards(
 	db: Db,
@@ -44,9 +45,12 @@ export async function compareLeaderboards(
 	const sharing = await db
 		.selectDistinct({ id: studyQuestion.studyId })
 		.from(studyQuestion)
+		.innerJoin(study, eq(study.id, studyQuestion.studyId))
 		.where(
 			and(
 				ne(studyQuestion.studyId, studyId),
+				// Qualification rounds are never benchmark figures, nor compared with them.
+				eq(study.purpose, 'benchmark'),
 				or(
 					itemIds.length ? inArray(studyQuestion.itemId, itemIds) : sql`false`,
 					setIds.length ? inArray(studyQuestion.setQuestionId, setIds) : sql`false`

@@ -19,6 +19,7 @@ import { studyAudit } from './blinding';
 import { presentationChoices } from './presentation';
 import { DESIGNS } from './designs/registry';
 import { getStudy } from './studies';
+import { countsInFigures, excludedCounts } from '../exclusions';
 
 /**
  * Columns of the long table: one row per (ranking, candidate). `presentation_position` is the
@@ -56,7 +57,8 @@ export type ExportRow = Record<
 > & { error_types: ErrorType[] };
 
 /**
- * Every stored ranking entry of a study as a long table, so any statistic can be recomputed.
+ * Every ranking entry of a study that counts (no excluded rater's, no gold question's) as a long
+ * table, so any statistic can be recomputed.
  * Physicians appear as their stable pseudonym unless `names` is set.
  */
 export async function exportRankings(
@@ -104,7 +106,17 @@ export async function exportRankings(
 		)
 		.innerJoin(candidate, eq(candidate.id, rankingEntry.candidateId))
 		.leftJoin(model, eq(model.id, candidate.modelId))
-		.where(eq(studyTable.id, studyId))
+		.where(
+			and(
+				eq(studyTable.id, studyId),
+				countsInFigures(
+					ranking.physicianId,
+					studyQuestion.studyId,
+					ranking.submittedAt,
+					studyQuestion.gold
+				)
+			)
+		)
 		.orderBy(asc(studyQuestion.id), asc(ranking.id), asc(rankingEntry.displayPosition));
 	return rows.map((r) => ({
 		study: r.study,
@@ -176,7 +188,8 @@ export async function exportBlindingAudit(db: Db, studyId: number) {
  * A study's configuration as exported beside its long table: design, questions' source, models,
  * k, lease, reference, presentation, states and times, and what the design adds (a rubric study:
  * the frozen rubric version and its definition). The seeds are per rater and per assignment, in
- * the long table (`order_seed`, `assignment_seed`). Null for an unknown study.
+ * the long table (`order_seed`, `assignment_seed`); how many judgements exclusions leave out of
+ * every file. Null for an unknown study.
  */
 export async function studyConfiguration(db: Db, studyId: number) {
 	const study = await getStudy(db, studyId);
@@ -206,6 +219,8 @@ export async function studyConfiguration(db: Db, studyId: number) {
 			assignment_seed:
 				"per assignment (long table, rubric design; ranking: the assignment's seed): the answers' display order, seededShuffle"
 		},
+		// Every file of the export leaves these out (and gold questions' judgements): how many.
+		excluded_judgements: await excludedCounts(db, study.id),
 		...((await DESIGNS[study.design].configuration?.(db, study.id)) ?? {})
 	};
 }

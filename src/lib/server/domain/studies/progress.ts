@@ -116,7 +116,8 @@ export interface ModelJudgements {
 
 /**
  * Per model: how many of its ranked answers were tagged good, okay and bad, and how many were
- * marked with each error type. Reads one row per (model, tag, error-type set) and adds them up.
+ * marked with each error type, over the rankings that count (exclusions and gold questions left
+ * out). Reads one row per (model, tag, error-type set) and adds them up.
  */
 export async function modelJudgements(db: Db, studyId: number): Promise<ModelJudgements[]> {
 	const rows = rowsOf<{ model: string; tag: Tag; errorTypes: ErrorType[] | string; n: number }>(
@@ -124,10 +125,13 @@ export async function modelJudgements(db: Db, studyId: number): Promise<ModelJud
 			select case when c.is_reference then 'reference' else m.name end as model, e.tag,
 				e.error_types::text[] as "errorTypes", count(*)::int as n
 			from ranking_entry e
+			join ranking k on k.id = e.ranking_id
 			join candidate c on c.id = e.candidate_id
 			join study_question q on q.id = c.study_question_id
 			left join model m on m.id = c.model_id
-			where q.study_id = ${studyId}
+			where q.study_id = ${studyId} and not q.gold
+				and (k.physician_id not in (select rater_id from exclusion where revoked_at is null)
+					or judgement_counts(k.physician_id, q.study_id, k.submitted_at))
 			group by 1, 2, 3`)
 	);
 	const byModel = new Map<string, ModelJudgements>();

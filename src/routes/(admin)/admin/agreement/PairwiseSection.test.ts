@@ -32,6 +32,7 @@ function report(rows: PreferenceRow[]): PairwiseReport {
 	const battles = preferenceBattles(rows);
 	return {
 		judgements: rows.length,
+		excluded: { judgements: 0, raters: 0, bySource: { organiser: 0, withdrawal: 0 }, reasons: [] },
 		physicians: new Set(rows.map((r) => r.rater)).size,
 		questions: new Set(rows.map((r) => r.question)).size,
 		outcomes: {

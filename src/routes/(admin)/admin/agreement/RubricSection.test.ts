@@ -36,6 +36,7 @@ function report(rows: ScoreRow[]): RubricReport {
 		shape,
 		scores: rows.length,
 		sheets: 4,
+		excluded: { judgements: 0, raters: 0, bySource: { organiser: 0, withdrawal: 0 }, reasons: [] },
 		agreement: rubricAgreement(rows, shape, boot),
 		models: modelMeans(rows, shape, boot),
 		distributions: scoreDistributions(rows, shape),

@@ -52,7 +52,8 @@ interface AssessmentRow {
 }
 
 /**
- * Every finished assessment of an evidence study: questions in set order, answers in the order
+ * Every finished assessment of an evidence study that counts (no excluded assessor's, no gold
+ * question's): questions in set order, answers in the order
  * the study holds them, then each answer's assessments in finishing order (earliest
  * `submitted_at`, then assignment id). Assessors by pseudonym.
  */
@@ -84,6 +85,9 @@ export async function finishedAssessments(db: Db, studyId: number): Promise<Fini
 		join set_question sq on sq.id = q.set_question_id
 		join "user" u on u.id = e.rater_id
 		where q.study_id = ${studyId} and e.submitted_at is not null and a.state = 'submitted'
+			and not q.gold
+			and (e.rater_id not in (select rater_id from exclusion where revoked_at is null)
+				or judgement_counts(e.rater_id, q.study_id, e.submitted_at))
 		order by sq.id, q.unit, q.id, e.submitted_at, e.assignment_id`)
 	) as AssessmentRow[];
 	return rows.map((r) => {

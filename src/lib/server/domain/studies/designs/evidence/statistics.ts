@@ -17,6 +17,7 @@ import { undefinedStat, type Interval, type Rating, type Stat } from '../../../.
 import { evidenceModeOf } from './design';
 import { finishedAssessments, officialAssessments, type FinishedAssessment } from './export';
 import { rollUpSentence } from './rollup';
+import { excludedCounts, type ExcludedCounts } from '../../../exclusions';
 
 /** Resamples of the report's intervals; the seed is `evidence-<study id>` (a report repeats). */
 export const EVIDENCE_RESAMPLES = 1000;
@@ -47,6 +48,8 @@ export interface EvidenceReport {
 	/** Answers in the study, answers with a finished assessment, with two or more. */
 	counts: { answers: number; assessed: number; doubleAssessed: number };
 	bootstrap: { resamples: number; seed: string };
+	/** Assessments the standing exclusions leave out of every figure (gold questions never count). */
+	excluded: ExcludedCounts;
 }
 
 const NONE_DOUBLE = 'no answer has two finished assessments yet';
@@ -146,7 +149,7 @@ export async function evidenceReport(
 	);
 	const [{ answers }] = rowsOf<unknown>(
 		await db.execute(sql`select count(*)::int as answers from study_question
-			where study_id = ${studyId} and unit > 0`)
+			where study_id = ${studyId} and unit > 0 and not gold`)
 	) as { answers: number }[];
 	const perUnit = new Map<number, number>();
 	for (const a of assessments) perUnit.set(a.unitId, (perUnit.get(a.unitId) ?? 0) + 1);
@@ -160,6 +163,7 @@ export async function evidenceReport(
 			assessed: perUnit.size,
 			doubleAssessed: [...perUnit.values()].filter((n) => n >= 2).length
 		},
-		bootstrap: options
+		bootstrap: options,
+		excluded: await excludedCounts(db, studyId)
 	};
 }

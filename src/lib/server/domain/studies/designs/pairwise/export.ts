@@ -21,6 +21,7 @@ import type { BattleWinner } from '../../../../../stats/bradley-terry';
 import { questionKeySql } from '../../question-key';
 import { pairwiseJudgement } from './schema';
 import { aspectPreferencesOf } from './statistics';
+import { countsInFigures } from '../../../exclusions';
 
 const leftAnswer = alias(candidate, 'left_answer');
 const rightAnswer = alias(candidate, 'right_answer');
@@ -172,7 +173,17 @@ export async function exportPairwiseJudgements(
 		.innerJoin(rightAnswer, eq(rightAnswer.id, pairwiseJudgement.rightCandidateId))
 		.leftJoin(leftModel, eq(leftModel.id, leftAnswer.modelId))
 		.leftJoin(rightModel, eq(rightModel.id, rightAnswer.modelId))
-		.where(eq(studyTable.id, studyId))
+		.where(
+			and(
+				eq(studyTable.id, studyId),
+				countsInFigures(
+					pairwiseJudgement.raterId,
+					studyQuestion.studyId,
+					pairwiseJudgement.submittedAt,
+					studyQuestion.gold
+				)
+			)
+		)
 		.orderBy(asc(pairwiseJudgement.id));
 	const aspectsOf = await aspectPreferencesOf(db, studyId);
 	return rows.map((r) => {

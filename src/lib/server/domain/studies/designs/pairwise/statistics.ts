@@ -32,6 +32,7 @@ import type { LabelledBattles } from '../plug';
 import { questionKeySql } from '../../question-key';
 import { pairwiseAspectPreference, pairwiseJudgement } from './schema';
 import { pairwiseForm } from './submit';
+import { countsInFigures, excludedCounts } from '../../../exclusions';
 
 const leftAnswer = alias(candidate, 'left_answer');
 const rightAnswer = alias(candidate, 'right_answer');
@@ -72,7 +73,17 @@ export async function preferenceRows(db: Db, studyId: number): Promise<StoredPre
 		.innerJoin(rightAnswer, eq(rightAnswer.id, pairwiseJudgement.rightCandidateId))
 		.leftJoin(leftModel, eq(leftModel.id, leftAnswer.modelId))
 		.leftJoin(rightModel, eq(rightModel.id, rightAnswer.modelId))
-		.where(eq(studyQuestion.studyId, studyId))
+		.where(
+			and(
+				eq(studyQuestion.studyId, studyId),
+				countsInFigures(
+					pairwiseJudgement.raterId,
+					studyQuestion.studyId,
+					pairwiseJudgement.submittedAt,
+					studyQuestion.gold
+				)
+			)
+		)
 		.orderBy(asc(pairwiseJudgement.id));
 	const aspectsOf = await aspectPreferencesOf(db, studyId);
 	return rows.map((r) => ({
@@ -259,6 +270,8 @@ export async function pairwiseReport(
 	}));
 	return {
 		judgements: rows.length,
+		/** Judgements the standing exclusions leave out of every figure below. */
+		excluded: await excludedCounts(db, studyId),
 		physicians: new Set(rows.map((r) => r.rater)).size,
 		questions: new Set(rows.map((r) => r.question)).size,
 		outcomes: {
@@ -305,7 +318,17 @@ export async function aspectPreferencesOf(
 		.innerJoin(pairwiseJudgement, eq(pairwiseJudgement.id, pairwiseAspectPreference.judgementId))
 		.innerJoin(assignment, eq(assignment.id, pairwiseJudgement.assignmentId))
 		.innerJoin(studyQuestion, eq(studyQuestion.id, assignment.studyQuestionId))
-		.where(eq(studyQuestion.studyId, studyId))
+		.where(
+			and(
+				eq(studyQuestion.studyId, studyId),
+				countsInFigures(
+					pairwiseJudgement.raterId,
+					studyQuestion.studyId,
+					pairwiseJudgement.submittedAt,
+					studyQuestion.gold
+				)
+			)
+		)
 		.orderBy(asc(pairwiseAspectPreference.aspect));
 	const of = new Map<number, Record<string, 'left' | 'right' | 'tie'>>();
 	for (const a of rows) of.set(a.judgementId, { ...of.get(a.judgementId), [a.aspect]: a.outcome });

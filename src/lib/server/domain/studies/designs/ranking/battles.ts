@@ -1,14 +1,15 @@
 // A ranking study's judgements as pairwise battles: each physician's k-way ranking of a question
 // gives its k(k−1)/2 pairs, equal ranks a tie (src/lib/stats/preference.ts `rankingBattles`).
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../../../db/client';
 import { assignment, candidate, model, studyQuestion } from '../../../../db/schema';
 import { rankingBattles } from '../../../../../stats/preference';
 import type { LabelledBattles } from '../plug';
 import { questionKeySql } from '../../question-key';
+import { countsInFigures } from '../../../exclusions';
 import { ranking, rankingEntry } from './schema';
 
-/** The battles of a ranking study's submitted rankings (`Rankings`). */
+/** The battles of a ranking study's submitted rankings that count (`Rankings`). */
 export async function rankingStudyBattles(db: Db, studyId: number): Promise<LabelledBattles[]> {
 	const rows = await db
 		.select({
@@ -24,7 +25,17 @@ export async function rankingStudyBattles(db: Db, studyId: number): Promise<Labe
 		.innerJoin(studyQuestion, eq(studyQuestion.id, assignment.studyQuestionId))
 		.innerJoin(candidate, eq(candidate.id, rankingEntry.candidateId))
 		.leftJoin(model, eq(model.id, candidate.modelId))
-		.where(eq(studyQuestion.studyId, studyId));
+		.where(
+			and(
+				eq(studyQuestion.studyId, studyId),
+				countsInFigures(
+					ranking.physicianId,
+					studyQuestion.studyId,
+					ranking.submittedAt,
+					studyQuestion.gold
+				)
+			)
+		);
 	const battles = rankingBattles(
 		rows.map((r) => ({
 			question: r.question,

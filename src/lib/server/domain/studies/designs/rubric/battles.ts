@@ -1,7 +1,7 @@
 // A rubric study's scores as pairwise battles, one leaderboard per aspect: on each question, the
 // model with the higher mean score on the aspect (over its sub-aspects and raters) wins, equal
 // means tie (src/lib/stats/preference.ts `rubricBattles`).
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../../../db/client';
 import { assignment, candidate, model, studyQuestion } from '../../../../db/schema';
 import { rubricBattles } from '../../../../../stats/preference';
@@ -10,8 +10,9 @@ import type { LabelledBattles } from '../plug';
 import { questionKeySql } from '../../question-key';
 import { rubricJudgement, rubricScore } from './schema';
 import { frozenRubric } from './submit';
+import { countsInFigures } from '../../../exclusions';
 
-/** The battles of a rubric study, per aspect of its frozen rubric (`Aspect CODE: name`). */
+/** The battles of a rubric study's counting score sheets, per aspect of its frozen rubric (`Aspect CODE: name`). */
 export async function rubricStudyBattles(db: Db, studyId: number): Promise<LabelledBattles[]> {
 	const frozen = await frozenRubric(db, studyId);
 	if (!frozen) return [];
@@ -31,7 +32,17 @@ export async function rubricStudyBattles(db: Db, studyId: number): Promise<Label
 		.innerJoin(studyQuestion, eq(studyQuestion.id, assignment.studyQuestionId))
 		.innerJoin(candidate, eq(candidate.id, rubricScore.candidateId))
 		.leftJoin(model, eq(model.id, candidate.modelId))
-		.where(eq(studyQuestion.studyId, studyId));
+		.where(
+			and(
+				eq(studyQuestion.studyId, studyId),
+				countsInFigures(
+					rubricJudgement.raterId,
+					studyQuestion.studyId,
+					rubricJudgement.submittedAt,
+					studyQuestion.gold
+				)
+			)
+		);
 	const scores = rows.map((r) => ({
 		question: r.question,
 		rater: r.rater,

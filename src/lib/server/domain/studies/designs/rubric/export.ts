@@ -16,6 +16,7 @@ import {
 import { toCsv } from '../../../../csv';
 import { subAspectsOf } from '../../../../../schemas/rubric';
 import { rubric, rubricJudgement, rubricScore, rubricStudy, rubricVersion } from './schema';
+import { countsInFigures } from '../../../exclusions';
 
 /**
  * Columns of the rubric long table. `assignment_seed` reproduces the answers' display order
@@ -122,7 +123,17 @@ export async function exportRubricScores(
 		)
 		.innerJoin(candidate, eq(candidate.id, rubricScore.candidateId))
 		.leftJoin(model, eq(model.id, candidate.modelId))
-		.where(eq(studyTable.id, studyId))
+		.where(
+			and(
+				eq(studyTable.id, studyId),
+				countsInFigures(
+					rubricJudgement.raterId,
+					studyQuestion.studyId,
+					rubricJudgement.submittedAt,
+					studyQuestion.gold
+				)
+			)
+		)
 		.orderBy(
 			asc(studyQuestion.id),
 			asc(rubricJudgement.id),

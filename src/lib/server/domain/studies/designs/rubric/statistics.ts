@@ -2,7 +2,7 @@
 // judges.ts (one definition of each statistic), and the report the study and agreement pages, the
 // bundle and `cliniq stats` show: agreement per sub-aspect and aspect, model means, score
 // distributions, position bias, and the automatic judges against the physicians.
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../../../db/client';
 import {
 	assignment,
@@ -35,6 +35,7 @@ import {
 import { subAspectsOf, type RubricDefinition } from '../../../../../schemas/rubric';
 import { frozenRubric } from './submit';
 import { rubricJudgement, rubricScore } from './schema';
+import { countsInFigures, excludedCounts } from '../../../exclusions';
 
 /** The shape the statistics need: aspects with their sub-aspect codes, and the common scale. */
 export function rubricShape(definition: RubricDefinition): RubricShape {
@@ -52,7 +53,8 @@ export function rubricShape(definition: RubricDefinition): RubricShape {
 }
 
 /**
- * Every physician score of a rubric study as a statistics row: the unit is the answer (candidate),
+ * Every physician score of a rubric study that counts (exclusions and gold questions left out) as
+ * a statistics row: the unit is the answer (candidate),
  * clustered by study question; `slot` is the judgement's place among its question's judgements in
  * submission order (for the ICC's rater slots).
  */
@@ -75,7 +77,17 @@ export async function rubricScoreRows(db: Db, studyId: number): Promise<ScoreRow
 		.innerJoin(studyQuestion, eq(studyQuestion.id, assignment.studyQuestionId))
 		.innerJoin(candidate, eq(candidate.id, rubricScore.candidateId))
 		.leftJoin(model, eq(model.id, candidate.modelId))
-		.where(eq(studyQuestion.studyId, studyId))
+		.where(
+			and(
+				eq(studyQuestion.studyId, studyId),
+				countsInFigures(
+					rubricJudgement.raterId,
+					studyQuestion.studyId,
+					rubricJudgement.submittedAt,
+					studyQuestion.gold
+				)
+			)
+		)
 		.orderBy(asc(studyQuestion.id), asc(rubricJudgement.id));
 	return rows.map((r) => ({
 		question: String(r.question),
@@ -125,6 +137,8 @@ export async function rubricReport(
 		shape,
 		scores: rows.length,
 		sheets: new Set(rows.map((r) => `${r.question}:${r.rater}`)).size,
+		/** Score sheets the standing exclusions leave out of every figure. */
+		excluded: await excludedCounts(db, studyId),
 		agreement,
 		models: scored ? modelMeans(rows, shape, options) : [],
 		distributions: scored ? scoreDistributions(rows, shape) : [],
