@@ -17,6 +17,7 @@ import {
 	uniqueIndex
 } from 'drizzle-orm/pg-core';
 import { applicationStatus, exclusionSource, role, withdrawalPolicy } from './enums';
+import { APPLICABLE_ROLES } from '../../../constants';
 import { study, studyQuestion } from './study';
 import { institution, invitation, user } from './user';
 
@@ -70,7 +71,10 @@ export const application = pgTable(
 	},
 	(t) => [
 		check('application_email_lower', sql`${t.email} = lower(${t.email})`),
-		check('application_role', sql`${t.role} in ('reviewer', 'physician')`),
+		check(
+			'application_role',
+			sql`${t.role} in (${sql.raw(APPLICABLE_ROLES.map((r) => `'${r}'`).join(', '))})`
+		),
 		index().on(t.institutionId, t.status),
 		// One open application per identity.
 		uniqueIndex('application_pending_sso')
@@ -165,7 +169,10 @@ export const exclusion = pgTable(
 		revokedBy: text().references(() => user.id)
 	},
 	(t) => [
-		check('exclusion_range', sql`${t.fromAt} is null or ${t.untilAt} is null or ${t.fromAt} < ${t.untilAt}`),
+		check(
+			'exclusion_range',
+			sql`${t.fromAt} is null or ${t.untilAt} is null or ${t.fromAt} < ${t.untilAt}`
+		),
 		index('exclusion_active')
 			.on(t.raterId)
 			.where(sql`${t.revokedAt} is null`)
@@ -218,7 +225,5 @@ export const qualificationAttempt = pgTable(
 		passed: boolean().notNull(),
 		finishedAt: timestamp({ withTimezone: true }).notNull().defaultNow()
 	},
-	(t) => [
-		primaryKey({ columns: [t.studyId, t.raterId, t.attempt] })
-	]
+	(t) => [primaryKey({ columns: [t.studyId, t.raterId, t.attempt] })]
 );

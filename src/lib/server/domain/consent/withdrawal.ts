@@ -2,10 +2,11 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { WithdrawalPolicy } from '../../../constants';
 import type { Db, Tx } from '../../db/client';
 import { rowsOf } from '../../db/client';
-import { exclusion, study, studyWithdrawal } from '../../db/schema';
+import { study, studyWithdrawal } from '../../db/schema';
 import { DomainError } from '../../errors';
 import { recordAudit } from '../audit';
 import { getConsent, newestConsent, type ConsentVersion } from './consent';
+import { excludeJudgements } from '../exclusions';
 
 /**
  * Gives back the rater's live leases in one study inside the withdrawal's transaction, returning
@@ -119,18 +120,15 @@ export async function withdrawFromStudy(
 		const policy: WithdrawalPolicy = text?.withdrawnJudgements ?? 'keep';
 		let exclusionId: number | null = null;
 		if (policy === 'exclude' && text) {
-			const [made] = await tx
-				.insert(exclusion)
-				.values({
-					raterId: userId,
-					studyId,
-					reason: exclusionReason(text),
-					source: 'withdrawal',
-					createdBy: userId,
-					createdAt: now
-				})
-				.returning({ id: exclusion.id });
-			exclusionId = made.id;
+			// The same exclusion an organiser makes: audited, and the questions the rater leaves
+			// below k raters reopen for others.
+			const made = await excludeJudgements(
+				tx,
+				{ raterId: userId, studyId, from: null, until: null, reason: exclusionReason(text) },
+				userId,
+				{ source: 'withdrawal', now, tx }
+			);
+			exclusionId = made.exclusion.id;
 		}
 		const recorded = await tx
 			.insert(studyWithdrawal)

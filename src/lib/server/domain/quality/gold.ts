@@ -7,7 +7,7 @@ import { rowsOf, type Db } from '../../db/client';
 import { candidate, goldLabel, goldQuestion, study, studyQuestion } from '../../db/schema';
 import { DomainError } from '../../errors';
 import { recordAudit } from '../audit';
-import { JsonFormError, parseJsonText } from '../imports/json-records';
+import { JsonFormError, parseJsonText } from '../imports';
 import {
 	EVIDENCE_RELATIONS,
 	EVIDENCE_RELEVANCES,

@@ -4,8 +4,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { study } from '../../db/schema';
 import { eq } from 'drizzle-orm';
-import { DESIGNS } from '../studies/designs/registry';
-import type { JudgementLabel } from '../studies/designs/plug';
+import { DESIGNS } from '../studies';
+import type { JudgementLabel } from '../studies';
 
 export type { JudgementLabel };
 

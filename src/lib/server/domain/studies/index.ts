@@ -27,7 +27,7 @@ export {
 	selectionSchema,
 	type StudyInput
 } from './studies';
-export { DESIGNS } from './designs/registry';
+export { DESIGNS, type JudgementLabel } from './designs/registry';
 export {
 	BLANK_RUBRIC,
 	createRubric,

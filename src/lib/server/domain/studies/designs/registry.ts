@@ -8,7 +8,7 @@ import { pairwiseDesign } from './pairwise/design';
 import { rubricDesign } from './rubric/design';
 import { evidenceDesign } from './evidence/design';
 
-export type { DesignInput, StudyDesignPlug } from './plug';
+export type { DesignInput, JudgementLabel, StudyDesignPlug } from './plug';
 
 export const DESIGNS: Record<StudyDesign, StudyDesignPlug> = {
 	ranking: rankingDesign,
