@@ -63,21 +63,25 @@ export function peerAgreement(
 	rater: string,
 	opts: { resamples: number; seed: string }
 ): PeerAgreement {
-	const byQuestion = pairsByQuestion(labels, rater);
-	const questions = [...byQuestion.keys()].sort();
-	const groups = questions.map((q) => byQuestion.get(q)!);
-	const kappa = pooledKappa(groups);
+	const { groups, questions, kappa } = grouped(labels, rater);
 	const interval: Interval =
 		kappa.value === null
 			? { low: null, high: null, reason: kappa.reason }
-			: (tooFewUnits(questions.length, 'questions shared with a peer') ??
+			: (tooFewUnits(questions, 'questions shared with a peer') ??
 				bootstrap(groups, (sample) => pooledKappa(sample).value, opts));
-	return {
-		pairs: groups.reduce((n, g) => n + g.length, 0),
-		questions: questions.length,
-		kappa,
-		interval
-	};
+	return { pairs: groups.reduce((n, g) => n + g.length, 0), questions, kappa, interval };
+}
+
+function grouped(labels: UnitLabel[], rater: string) {
+	const byQuestion = pairsByQuestion(labels, rater);
+	const groups = [...byQuestion.keys()].sort().map((q) => byQuestion.get(q)!);
+	return { groups, questions: groups.length, kappa: pooledKappa(groups) };
+}
+
+/** peerAgreement without the interval (for small slices such as one week). */
+export function peerKappa(labels: UnitLabel[], rater: string): Omit<PeerAgreement, 'interval'> {
+	const { groups, questions, kappa } = grouped(labels, rater);
+	return { pairs: groups.reduce((n, g) => n + g.length, 0), questions, kappa };
 }
 
 /** A judgement faster than this is implausible whatever the study (milliseconds). */
@@ -154,7 +158,7 @@ export interface Proportion {
 	high: number | null;
 }
 
-function proportion(hits: number, n: number, none: string): Proportion {
+export function proportion(hits: number, n: number, none: string): Proportion {
 	if (n === 0) return { hits, n, share: undefinedStat(none), low: null, high: null };
 	const { low, high } = wilson(hits, n);
 	return { hits, n, share: defined(hits / n), low, high };
