@@ -9,8 +9,9 @@ describeEachDb('the rater-quality report', (h) => {
 		const report = (await raterQualityReport(h.db, { studyId, resamples: 100 }))!;
 		const by = Object.fromEntries(report.raters.map((r) => [r.pseudonym, r]));
 		expect(Object.keys(by).sort()).toEqual(['R-LEFT', 'R-QUICK', 'R-STEADY']);
-		// 6 questions × 6 pairs, every rater judges every pair.
+		// 6 questions × 6 pairs, every rater judges every pair; the bootstrap resamples the 6 questions.
 		for (const r of report.raters) expect(r.judgements).toBe(36);
+		for (const r of report.raters) expect([r.peer.pairs, r.peer.questions]).toEqual([72, 6]);
 
 		const left = by['R-LEFT'];
 		expect(left.position.kind).toBe('left');

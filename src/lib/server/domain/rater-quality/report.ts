@@ -271,8 +271,16 @@ export async function raterQualityReport(
 		`${l.questionId}/${pairOf.has(l.assignmentId) ? `${pairOf.get(l.assignmentId)}/` : ''}${l.key}`;
 	// A unit is one key of one question; the question carries the assignment so a week's slice can
 	// keep the rater's own judgements of that week (`<question>#<assignment>`).
+	// The bootstrap resamples the benchmark's questions: a question of a set (or an item) whose
+	// pairs are separate study questions in a pairwise study moves as one.
+	const clusterOf = new Map<number, string>();
+	for (const r of rowsOf<{ id: number | string; cluster: string }>(
+		await db.execute(sql`select id, coalesce('s' || set_question_id, 'i' || item_id, 'q' || id) as cluster
+			from study_question where study_id = ${s.id}`)
+	))
+		clusterOf.set(Number(r.id), r.cluster);
 	const live: UnitLabel[] = labels.map((l) => ({
-		question: `${l.questionId}#${l.assignmentId}`,
+		question: `${clusterOf.get(l.questionId) ?? l.questionId}#${l.assignmentId}`,
 		unit: unitOf(l),
 		rater: l.raterId,
 		label: l.label
