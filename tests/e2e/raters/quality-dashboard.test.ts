@@ -1,6 +1,7 @@
 // The rater-quality dashboard at 1366×768, as an organiser reads it: a pairwise study judged by a
 // careful physician, one who always prefers the left answer and one who judges in 3 seconds
-// (src/lib/server/fixtures/rater-quality.ts); the two are flagged, the careful one is not; axe-core.
+// (src/lib/server/fixtures/rater-quality.ts), one question's pairs made gold afterwards; the two
+// are flagged, the careful one is not; axe-core.
 import AxeBuilder from '@axe-core/playwright';
 import { seedRaterQualityStudy } from '../../../src/lib/server/fixtures/rater-quality';
 import type { PrepareDatabase } from '../support/portal';
@@ -8,7 +9,7 @@ import { expect, loginAs, test } from '../fixtures';
 
 const PREPARED: PrepareDatabase = {
 	async prepare(db) {
-		await seedRaterQualityStudy(db);
+		await seedRaterQualityStudy(db, { questions: 7, gold: 1 });
 	}
 };
 
@@ -24,17 +25,18 @@ test('an organiser opens /admin/raters and sees the flagged raters', async ({ pa
 	});
 	const studyId = await option.getAttribute('value');
 	await page.goto(`/admin/raters?study=${studyId}`);
-	await expect(
-		page.getByText('No gold checks yet — import gold answers on the study page.')
-	).toBeVisible();
+	await expect(page.getByText('No gold checks yet')).toHaveCount(0);
 
 	const raters = page.locator('section[aria-labelledby=raters] tbody tr');
 	await expect(raters).toHaveCount(3);
 	const row = (pseudonym: string) => raters.filter({ hasText: pseudonym });
-	await expect(row('R-LEFT').locator('.badge')).toHaveText(['prefers the left answer']);
+	await expect(row('R-LEFT').locator('.badge', { hasText: 'prefers the left answer' })).toHaveCount(
+		1
+	);
 	await expect(row('R-LEFT')).toContainText('left 100 %');
 	await expect(row('R-QUICK').locator('.badge')).toHaveText([/^36 of 36 judgements faster than/]);
 	await expect(row('R-STEADY').locator('.badge')).toHaveCount(0);
+	await expect(row('R-STEADY')).toContainText('100 %');
 	await expect(row('R-LEFT').getByRole('link', { name: 'R-LEFT' })).toHaveAttribute(
 		'href',
 		'/admin/users/quality-leftward'

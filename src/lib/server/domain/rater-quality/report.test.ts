@@ -43,3 +43,24 @@ describeEachDb('the rater-quality report', (h) => {
 		expect(await raterQualityReport(h.db, { studyId, resamples: 100 })).toEqual(report);
 	});
 });
+
+describeEachDb('the rater-quality report with gold questions', (h) => {
+	it('gives gold accuracy with its Wilson interval, flagging only below the pass mark', async () => {
+		const { studyId } = await seedRaterQualityStudy(h.db, { questions: 7, gold: 1 });
+		const report = (await raterQualityReport(h.db, { studyId, resamples: 20 }))!;
+		const by = Object.fromEntries(report.raters.map((r) => [r.pseudonym, r]));
+		// The careful raters are right on all 6 gold pairs; 6 live questions remain.
+		for (const p of ['R-STEADY', 'R-QUICK']) {
+			expect(by[p].gold).toMatchObject({ hits: 6, n: 6, share: { value: 1 } });
+			expect(by[p].gold.low).toBeCloseTo(0.6096657, 6); // Wilson 6 of 6
+			expect(by[p].peer.questions).toBe(6);
+		}
+		expect(by['R-STEADY'].flags).toEqual([]);
+		const left = by['R-LEFT'];
+		expect(left.gold.n).toBe(6);
+		expect(left.flags.includes('gold accuracy below the pass mark (80 %)')).toBe(
+			left.gold.share.value! < 0.8
+		);
+		expect(left.flags).toContain('prefers the left answer');
+	});
+});
