@@ -82,7 +82,7 @@ describe('dawidSkene on Dawid & Skene (1979) Table 1', () => {
 	if (!fit.ok) throw new Error(fit.reason);
 
 	it('finds the maximum-likelihood estimate an independent implementation finds', () => {
-		// An independent dense-array EM in NumPy (notes/ds_independent.py: the paper's eqs 2.3–2.5,
+		// An independent dense-array EM in NumPy (run once outside the repository: the paper's eqs 2.3–2.5,
 		// the same majority-vote start) reaches, after 14 iterations, log L = −193.97463953577557,
 		// p = (0.3997109049846059, 0.4669597778366406, 0.11110730572340846, 0.0222220114553451)
 		// and competences Σ p_j π_jj of 0.8889717347401448, 0.6891510417276565,
