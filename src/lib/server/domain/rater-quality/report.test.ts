@@ -1,0 +1,66 @@
+import { expect, it } from 'vitest';
+import { describeEachDb } from '../../db/testing';
+import { seedRaterQualityStudy } from '../../fixtures/rater-quality';
+import { raterQualityReport } from './report';
+
+describeEachDb('the rater-quality report', (h) => {
+	it('flags exactly the rater who always picks the left answer and the one who is too fast', async () => {
+		const { studyId } = await seedRaterQualityStudy(h.db);
+		const report = (await raterQualityReport(h.db, { studyId, resamples: 100 }))!;
+		const by = Object.fromEntries(report.raters.map((r) => [r.pseudonym, r]));
+		expect(Object.keys(by).sort()).toEqual(['R-LEFT', 'R-QUICK', 'R-STEADY']);
+		// 6 questions × 6 pairs, every rater judges every pair; the bootstrap resamples the 6 questions.
+		for (const r of report.raters) expect(r.judgements).toBe(36);
+		for (const r of report.raters) expect([r.peer.pairs, r.peer.questions]).toEqual([72, 6]);
+
+		const left = by['R-LEFT'];
+		expect(left.position.kind).toBe('left');
+		if (left.position.kind !== 'left') throw new Error('pairwise');
+		expect(left.position.share.value).toBe(1);
+		expect(left.position.pValue.value).toBeCloseTo(2 / 2 ** 36, 20);
+		expect(left.flags).toEqual(['prefers the left answer']);
+
+		// The study median is about 52–64 s, so a fifth of it (> 10 s) is the threshold.
+		expect(report.thresholdMs).toBeGreaterThan(10_000);
+		const quick = by['R-QUICK'];
+		expect(quick.time.fast).toBe(36);
+		expect(quick.flags).toEqual([expect.stringMatching(/^36 of 36 judgements faster than/)]);
+
+		expect(by['R-STEADY'].flags).toEqual([]);
+		expect(by['R-STEADY'].time.fast).toBe(0);
+		// The careful raters agree with each other far more than the left-picker with anyone.
+		expect(by['R-STEADY'].peer.kappa.value!).toBeGreaterThan(left.peer.kappa.value ?? -1);
+		// Two ISO weeks of work; no gold questions, so gold accuracy says why.
+		expect(by['R-STEADY'].weeks.map((w) => w.week)).toEqual(['2026-W46', '2026-W47']);
+		expect(by['R-STEADY'].gold.share).toEqual({ value: null, reason: 'no gold check yet' });
+
+		const places = report.institutions.map((i) => [i.institution, i.raters, i.flags]);
+		expect(places).toEqual([
+			['Northfield Medical School', 2, [expect.stringMatching(/^36 of 72 judgements/)]],
+			['St Brigid’s Teaching Hospital', 1, ['prefers the left answer']]
+		]);
+		// Reproducible to the last digit.
+		expect(await raterQualityReport(h.db, { studyId, resamples: 100 })).toEqual(report);
+	});
+});
+
+describeEachDb('the rater-quality report with gold questions', (h) => {
+	it('gives gold accuracy with its Wilson interval, flagging only below the pass mark', async () => {
+		const { studyId } = await seedRaterQualityStudy(h.db, { questions: 7, gold: 1 });
+		const report = (await raterQualityReport(h.db, { studyId, resamples: 20 }))!;
+		const by = Object.fromEntries(report.raters.map((r) => [r.pseudonym, r]));
+		// The careful raters are right on all 6 gold pairs; 6 live questions remain.
+		for (const p of ['R-STEADY', 'R-QUICK']) {
+			expect(by[p].gold).toMatchObject({ hits: 6, n: 6, share: { value: 1 } });
+			expect(by[p].gold.low).toBeCloseTo(0.6096657, 6); // Wilson 6 of 6
+			expect(by[p].peer.questions).toBe(6);
+		}
+		expect(by['R-STEADY'].flags).toEqual([]);
+		const left = by['R-LEFT'];
+		expect(left.gold.n).toBe(6);
+		expect(left.flags.includes('gold accuracy below the pass mark (80 %)')).toBe(
+			left.gold.share.value! < 0.8
+		);
+		expect(left.flags).toContain('prefers the left answer');
+	});
+});
