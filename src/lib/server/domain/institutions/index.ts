@@ -1,0 +1,43 @@
+// Institutions, their leads' scope, single sign-on settings and outcomes, and applications: what
+// other features and the routes may use (see README.md).
+export {
+	APPROVAL_VALID_HOURS,
+	applicationSchema,
+	approveApplication,
+	declineApplication,
+	emailDomain,
+	listApplications,
+	submitApplication,
+	type SsoIdentityRef
+} from './applications';
+export {
+	assertScope,
+	createInstitution,
+	getInstitution,
+	institutionSchema,
+	issuerProblem,
+	listInstitutions,
+	mayManage,
+	saveSsoSettings,
+	ssoConfig,
+	ssoInstitutions,
+	ssoSettingsSchema,
+	updateInstitution,
+	type Actor,
+	type InstitutionView,
+	type SsoConfig
+} from './institutions';
+export {
+	deactivateMember,
+	inviteMember,
+	institutionMembers,
+	reactivateMember,
+	type Member
+} from './people';
+export {
+	resolveSsoSignIn,
+	ssoEmailProblem,
+	type ApplyIdentity,
+	type SsoClaims,
+	type SsoOutcome
+} from './sso';
