@@ -145,16 +145,18 @@ export async function completeSignIn(
 	};
 }
 
-/** Why a sign-in failed, in words for the sign-in page (details go to the server log). */
-export function signInFailure(e: unknown): string {
-	if (e instanceof client.AuthorizationResponseError)
-		return 'The sign-in at your institution was cancelled or refused. Try again.';
+/** Why a sign-in failed: the provider refused it, a check failed, or the provider was not there. */
+export type SignInFailure = 'cancelled' | 'unverified' | 'unreachable';
+
+/** Classifies an error of `completeSignIn` (its details belong in the server log only). */
+export function signInFailure(e: unknown): SignInFailure {
+	if (e instanceof client.AuthorizationResponseError) return 'cancelled';
 	if (e instanceof client.ClientError) {
 		const code = (e as { code?: string }).code ?? '';
-		if (/STATE|NONCE|JWT|CLAIM|CHECK/i.test(code) || /state|nonce/i.test(e.message))
-			return 'The sign-in could not be verified (it may have been started in another tab or taken too long). Start again.';
+		if (/JWT|CLAIM|RESPONSE|CHECK/i.test(code) || /state|nonce|iss|aud/i.test(e.message))
+			return 'unverified';
 	}
-	return 'Your institution’s sign-in service could not be reached or answered unexpectedly. Try again later, or sign in with a password.';
+	return 'unreachable';
 }
 
 const identitySchema = z.object({
