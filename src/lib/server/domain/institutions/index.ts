@@ -1,5 +1,6 @@
 // Institutions, their leads' scope, single sign-on settings and outcomes, and applications: what
 // other features and the routes may use (see README.md).
+export { HOME_INSTITUTION_ID, type Application } from '../../db/schema';
 export {
 	APPROVAL_VALID_HOURS,
 	applicationSchema,
