@@ -118,7 +118,8 @@ export interface VerifiedClaims {
 
 /**
  * Completes a sign-in at the callback: exchanges the code (with the PKCE verifier) and checks the
- * state, the ID token (issuer, audience, signature, expiry) and its nonce. Throws when any check
+ * state, the ID token (issuer, audience, signature, expiry) and its nonce, then reads the email
+ * and name from the ID token or the UserInfo endpoint. Throws when any check
  * fails or the provider cannot be reached; the caller shows a message and writes nothing.
  */
 export async function completeSignIn(
@@ -133,15 +134,24 @@ export async function completeSignIn(
 		expectedNonce: transaction.nonce,
 		idTokenExpected: true
 	});
-	const claims = tokens.claims();
-	if (!claims) throw new Error('The provider returned no ID token.');
+	const idToken = tokens.claims();
+	if (!idToken) throw new Error('The provider returned no ID token.');
+	// Many providers (oidc-provider by default) put the profile and email claims in the UserInfo
+	// response rather than the ID token; it must be about the same subject.
+	const info: Record<string, unknown> =
+		(idToken.email === undefined || idToken.name === undefined) &&
+		config.serverMetadata().userinfo_endpoint
+			? await client.fetchUserInfo(config, tokens.access_token, idToken.sub)
+			: {};
+	const claim = (name: string) => idToken[name] ?? info[name];
 	const text = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+	const verified = claim('email_verified');
 	return {
-		issuer: claims.iss,
-		subject: claims.sub,
-		email: text(claims.email)?.toLowerCase(),
-		emailVerified: typeof claims.email_verified === 'boolean' ? claims.email_verified : undefined,
-		name: text(claims.name)
+		issuer: idToken.iss,
+		subject: idToken.sub,
+		email: text(claim('email'))?.toLowerCase(),
+		emailVerified: typeof verified === 'boolean' ? verified : undefined,
+		name: text(claim('name'))
 	};
 }
 
