@@ -152,7 +152,11 @@ export async function listApplications(db: Db, institutionId: number) {
 		.select()
 		.from(application)
 		.where(eq(application.institutionId, institutionId))
-		.orderBy(sql`${application.status} <> 'pending'`, desc(application.createdAt), desc(application.id));
+		.orderBy(
+			sql`${application.status} <> 'pending'`,
+			desc(application.createdAt),
+			desc(application.id)
+		);
 }
 
 async function lockPending(

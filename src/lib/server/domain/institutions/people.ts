@@ -80,7 +80,9 @@ export async function institutionMembers(db: Db, institutionId: number): Promise
 			displayName: r.display_name,
 			email: r.email,
 			pseudonym: r.pseudonym,
-			roles: Array.isArray(r.roles) ? r.roles : r.roles.replace(/[{}]/g, '').split(',').filter(Boolean),
+			roles: Array.isArray(r.roles)
+				? r.roles
+				: r.roles.replace(/[{}]/g, '').split(',').filter(Boolean),
 			disabledAt: date(r.disabled_at),
 			hasPassword: r.has_password,
 			sso: r.sso,
