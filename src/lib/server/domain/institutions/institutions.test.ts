@@ -10,10 +10,12 @@ import {
 	createInstitution,
 	getInstitution,
 	issuerProblem,
+	listInstitutions,
 	saveSsoSettings,
 	ssoSettingsSchema,
 	type Actor
 } from './institutions';
+import { submitApplication } from './applications';
 import { deactivateMember, institutionMembers, inviteMember, reactivateMember } from './people';
 
 const work = { reviewTasks: returnLeasedTasks, rankingLeases: releasePhysicianLeases };
@@ -211,6 +213,22 @@ describeEachDb('institutions and their leads', (h) => {
 			})
 		).rejects.toEqual(refusal('forbidden', /lead/));
 		expect(await h.db.select().from(invitation)).toHaveLength(1);
+	});
+
+	it('lists the institutions with their people, pending applications and single sign-on', async () => {
+		await submitApplication(h.db, {
+			displayName: 'Ada',
+			email: 'ada@example.edu',
+			institutionId: schoolId,
+			role: 'reviewer',
+			yearOfStudy: 2
+		});
+		const rows = await listInstitutions(h.db);
+		expect(rows.map((r) => [r.name, r.people, r.pending, r.sso])).toEqual([
+			['City Hospital', 0, 0, false],
+			['Portal team', 1, 0, false],
+			['St Example', 1, 1, false]
+		]);
 	});
 
 	it("lists an institution's people only, with their submitted work", async () => {

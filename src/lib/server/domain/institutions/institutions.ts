@@ -88,8 +88,8 @@ export async function listInstitutions(db: Db) {
 			name: institution.name,
 			kind: institution.kind,
 			sso: sql<boolean>`${institution.ssoIssuer} is not null`,
-			people: sql<number>`(select count(*)::int from ${user} u where u.institution_id = ${institution.id})`,
-			pending: sql<number>`(select count(*)::int from ${application} a where a.institution_id = ${institution.id} and a.status = 'pending')`
+			people: sql<number>`(select count(*)::int from ${user} u where u.institution_id = "institution"."id")`,
+			pending: sql<number>`(select count(*)::int from ${application} a where a.institution_id = "institution"."id" and a.status = 'pending')`
 		})
 		.from(institution)
 		.orderBy(asc(institution.name));
