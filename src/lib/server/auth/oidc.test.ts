@@ -72,7 +72,10 @@ describe('single sign-on against a real OpenID provider', () => {
 		const back2 = await signInAtProvider(second.url, 'nina');
 		const other = await beginSignIn(provider, REDIRECT, context);
 		await expect(
-			completeSignIn(provider, back2, { ...second.transaction, verifier: other.transaction.verifier })
+			completeSignIn(provider, back2, {
+				...second.transaction,
+				verifier: other.transaction.verifier
+			})
 		).rejects.toThrow();
 	});
 

@@ -95,7 +95,10 @@ export function encodeTransaction(t: SsoTransaction): string {
 }
 
 /** The transaction from its cookie, or null when it is missing, malformed or expired. */
-export function decodeTransaction(value: string | undefined, now = Date.now()): SsoTransaction | null {
+export function decodeTransaction(
+	value: string | undefined,
+	now = Date.now()
+): SsoTransaction | null {
 	if (!value) return null;
 	try {
 		const parsed = transactionSchema.safeParse(

@@ -26,7 +26,9 @@ describeEachDb('first-start demo seed', (h) => {
 			.where(eq(user.email, 'lead@demo.test'));
 		expect(lead).toEqual({ institution: DEMO_INSTITUTION.name, roles: ['institution_lead'] });
 		const pending = await h.db.select().from(application);
-		expect(pending).toMatchObject([{ status: 'pending', role: 'physician', specialty: 'Cardiology' }]);
+		expect(pending).toMatchObject([
+			{ status: 'pending', role: 'physician', specialty: 'Cardiology' }
+		]);
 	});
 
 	it('imports only the content and accounts when judgements are not wanted', async () => {

@@ -13,7 +13,10 @@ import { seedDemoJudgements } from './judgements';
 import { silentLog, type StepLog } from '../startup-log';
 
 /** The demo's institution beside the home one: its lead decides the pending demo application. */
-export const DEMO_INSTITUTION = { name: 'St Example Medical School', kind: 'medical_school' } as const;
+export const DEMO_INSTITUTION = {
+	name: 'St Example Medical School',
+	kind: 'medical_school'
+} as const;
 
 export const DEMO_ACCOUNTS: {
 	email: string;

@@ -6,11 +6,7 @@ import {
 	type SignedIdentity
 } from '$lib/server/auth/oidc';
 import { getDb } from '$lib/server/db';
-import {
-	listInstitutions,
-	ssoConfig,
-	submitApplication
-} from '$lib/server/domain/institutions';
+import { listInstitutions, ssoConfig, submitApplication } from '$lib/server/domain/institutions';
 import { failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import { APPLICABLE_ROLES } from '$lib/constants';
