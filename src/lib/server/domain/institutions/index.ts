@@ -1,6 +1,5 @@
 // Institutions, their leads' scope, single sign-on settings and outcomes, and applications: what
 // other features and the routes may use (see README.md).
-export { HOME_INSTITUTION_ID, type Application } from '../../db/schema';
 export {
 	APPROVAL_VALID_HOURS,
 	applicationSchema,
@@ -15,6 +14,7 @@ export {
 	assertScope,
 	createInstitution,
 	getInstitution,
+	HOME_INSTITUTION_ID,
 	institutionSchema,
 	issuerProblem,
 	listInstitutions,
@@ -25,6 +25,7 @@ export {
 	ssoSettingsSchema,
 	updateInstitution,
 	type Actor,
+	type Application,
 	type InstitutionView,
 	type SsoConfig
 } from './institutions';

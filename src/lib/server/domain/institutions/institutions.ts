@@ -3,9 +3,18 @@ import { z } from 'zod';
 import { INSTITUTION_KINDS, type Role } from '../../../constants';
 import { allowsInsecure } from '../../auth/oidc';
 import type { Db, Tx } from '../../db/client';
-import { application, institution, user } from '../../db/schema';
+import {
+	application,
+	HOME_INSTITUTION_ID,
+	institution,
+	user,
+	type Application
+} from '../../db/schema';
 import { DomainError, parseInput } from '../../errors';
 import { recordAudit } from '../audit';
+
+/** The home institution (the portal's own people) and an application, for the routes. */
+export { HOME_INSTITUTION_ID, type Application };
 
 /** Who acts on an institution: organisers act on every one, a lead only on their own. */
 export interface Actor {
