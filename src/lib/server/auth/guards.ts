@@ -24,3 +24,25 @@ export function requireRole(locals: App.Locals, role: Role, url?: URL): SessionU
 	if (!hasRole(user, role)) error(403, `This page is for users with the ${role} role.`);
 	return user;
 }
+
+/** Whether a user may manage an institution: organisers every one, a lead only their own. */
+export function canManageInstitution(
+	user: Pick<SessionUser, 'roles' | 'institutionId'> | null,
+	institutionId: number
+): boolean {
+	if (!user) return false;
+	if (user.roles.includes('organiser')) return true;
+	return user.roles.includes('institution_lead') && user.institutionId === institutionId;
+}
+
+/** The signed-in organiser, or the lead of `institutionId`; 403 for anyone else. */
+export function requireInstitutionAccess(
+	locals: App.Locals,
+	institutionId: number,
+	url?: URL
+): SessionUser {
+	const user = requireUser(locals, url);
+	if (!canManageInstitution(user, institutionId))
+		error(403, "This page is for organisers and the institution's own lead.");
+	return user;
+}

@@ -10,7 +10,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const SESSION_LIFETIME_MS = 14 * DAY_MS;
 const SESSION_RENEW_BEFORE_MS = 7 * DAY_MS;
 
-export type SessionUser = Pick<User, 'id' | 'email' | 'displayName' | 'pseudonym' | 'roles'>;
+export type SessionUser = Pick<
+	User,
+	'id' | 'email' | 'displayName' | 'pseudonym' | 'roles' | 'institutionId'
+>;
 export interface ValidatedSession {
 	session: Session;
 	user: SessionUser;
@@ -45,6 +48,7 @@ function sessionLookup(db: Db) {
 				displayName: user.displayName,
 				pseudonym: user.pseudonym,
 				roles: user.roles,
+				institutionId: user.institutionId,
 				disabledAt: user.disabledAt
 			}
 		})

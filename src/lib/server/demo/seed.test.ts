@@ -1,8 +1,17 @@
-import { count } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { consentAcceptance, consentText, qaItem, study, review, user } from '../db/schema';
+import { count, eq } from 'drizzle-orm';
+import {
+	application,
+	consentAcceptance,
+	consentText,
+	institution,
+	qaItem,
+	study,
+	review,
+	user
+} from '../db/schema';
 import { describeEachDb } from '../db/testing';
-import { DEMO_ACCOUNTS, ensureDemoData } from './seed';
+import { DEMO_ACCOUNTS, DEMO_INSTITUTION, ensureDemoData } from './seed';
 
 describeEachDb('first-start demo seed', (h) => {
 	it('creates the demo accounts and judgements once, printing each password once', async () => {
@@ -24,6 +33,17 @@ describeEachDb('first-start demo seed', (h) => {
 		expect(await ensureDemoData(h.db, { print: (l) => lines.push(l) })).toBe(false);
 		const [{ users }] = await h.db.select({ users: count() }).from(user);
 		expect(users).toBe(DEMO_ACCOUNTS.length);
+		// The demo institution: its lead, and one application waiting for them.
+		const [lead] = await h.db
+			.select({ institution: institution.name, roles: user.roles })
+			.from(user)
+			.innerJoin(institution, eq(institution.id, user.institutionId))
+			.where(eq(user.email, 'lead@demo.test'));
+		expect(lead).toEqual({ institution: DEMO_INSTITUTION.name, roles: ['institution_lead'] });
+		const pending = await h.db.select().from(application);
+		expect(pending).toMatchObject([
+			{ status: 'pending', role: 'physician', specialty: 'Cardiology' }
+		]);
 	});
 
 	it('imports only the content and accounts when judgements are not wanted', async () => {

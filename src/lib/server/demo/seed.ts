@@ -1,24 +1,43 @@
 import { count } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { user } from '../db/schema';
+import { institution, user } from '../db/schema';
 import type { Role } from '../../constants';
 import { randomId } from '../ids';
 import { importPassages } from '../domain/imports/passage-import';
 import { importQaFiles } from '../domain/imports/qa-import';
 import { importResponses } from '../domain/imports/response-import';
+import { submitApplication } from '../domain/institutions';
 import { createUser } from '../domain/people/users';
 import { DEMO_MODELS, demoPassages, demoQaRecords, demoResponses } from './demo-data';
 import { seedDemoConsent } from './consent';
 import { seedDemoJudgements } from './judgements';
 import { silentLog, type StepLog } from '../startup-log';
 
-export const DEMO_ACCOUNTS: { email: string; displayName: string; roles: Role[] }[] = [
+/** The demo's institution beside the home one: its lead decides the pending demo application. */
+export const DEMO_INSTITUTION = {
+	name: 'St Example Medical School',
+	kind: 'medical_school'
+} as const;
+
+export const DEMO_ACCOUNTS: {
+	email: string;
+	displayName: string;
+	roles: Role[];
+	/** Belongs to the demo institution (the others to the home institution). */
+	demoInstitution?: boolean;
+}[] = [
 	{ email: 'organiser@demo.test', displayName: 'Olivia Organiser', roles: ['organiser'] },
 	{ email: 'reviewer@demo.test', displayName: 'Rafael Reviewer', roles: ['reviewer'] },
 	{ email: 'reviewer2@demo.test', displayName: 'Rina Reviewer', roles: ['reviewer'] },
 	{ email: 'physician@demo.test', displayName: 'Dr Priya Physician', roles: ['physician'] },
 	{ email: 'physician2@demo.test', displayName: 'Dr Paul Physician', roles: ['physician'] },
-	{ email: 'physician3@demo.test', displayName: 'Dr Petra Physician', roles: ['physician'] }
+	{ email: 'physician3@demo.test', displayName: 'Dr Petra Physician', roles: ['physician'] },
+	{
+		email: 'lead@demo.test',
+		displayName: 'Leah Lead',
+		roles: ['institution_lead'],
+		demoInstitution: true
+	}
 ];
 
 const DEMO_ACTOR = { userId: null, label: 'demo seed' };
@@ -75,13 +94,27 @@ export async function ensureDemoData(
 	await log.step(
 		'demo: accounts',
 		async () => {
-			const accounts = DEMO_ACCOUNTS.map((a) => ({ ...a, password: `demo-${randomId(12)}` }));
+			const [demoInstitution] = await db.insert(institution).values(DEMO_INSTITUTION).returning();
+			const accounts = DEMO_ACCOUNTS.map(({ demoInstitution: inDemo, ...a }) => ({
+				...a,
+				password: `demo-${randomId(12)}`,
+				...(inDemo ? { institutionId: demoInstitution.id } : {})
+			}));
 			// Hashed side by side (argon2id runs on libuv's threads, with the usual parameters); each
 			// account is still written in a transaction of its own.
 			const created = await Promise.all(accounts.map((a) => createUser(db, a)));
 			accounts.forEach((a, i) => {
 				ids.set(a.email, created[i].id);
-				lines.push(`  ${a.roles.join(', ').padEnd(10)} ${a.email.padEnd(24)} ${a.password}`);
+				lines.push(`  ${a.roles.join(', ').padEnd(16)} ${a.email.padEnd(24)} ${a.password}`);
+			});
+			// One application waiting for the demo institution's lead.
+			await submitApplication(db, {
+				displayName: 'Dr Sam Applicant',
+				email: 'sam.applicant@demo.test',
+				institutionId: demoInstitution.id,
+				role: 'physician',
+				specialty: 'Cardiology',
+				yearsOfPractice: 6
 			});
 		},
 		() => `${DEMO_ACCOUNTS.length} (argon2id)`

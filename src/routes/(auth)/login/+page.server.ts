@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { safeRedirect } from '$lib/server/auth/redirect';
 import { createSession } from '$lib/server/auth/session';
 import { getDb } from '$lib/server/db';
+import { ssoInstitutions } from '$lib/server/domain/institutions';
 import { authenticate } from '$lib/server/domain/people';
 import { setSessionCookie } from '$lib/server/hooks/auth';
 import { readForm } from '$lib/server/forms';
@@ -13,9 +14,25 @@ const signInSchema = z.object({
 	password: z.string().min(1, 'Enter your password.').max(256)
 });
 
-export const load: PageServerLoad = ({ locals, url }) => {
+/** Why a sign-in through an institution did not finish (`?sso=` from the callback). */
+const SSO_FAILURES: Record<string, string> = {
+	cancelled: 'The sign-in at your institution was cancelled or refused. Try again.',
+	unverified:
+		'The sign-in at your institution could not be verified (it may have been started in another tab). Start again.',
+	unreachable:
+		'Your institution’s sign-in service could not be reached or answered unexpectedly. Try again later, or sign in with a password.',
+	expired: 'The sign-in at your institution took too long or was started elsewhere. Start again.',
+	off: 'Single sign-on is no longer set up for that institution.'
+};
+
+export const load: PageServerLoad = async ({ locals, url }) => {
 	if (locals.user) redirect(303, safeRedirect(url.searchParams.get('redirectTo'), url.origin));
-	return {};
+	const sso = url.searchParams.get('sso');
+	return {
+		institutions: await ssoInstitutions(getDb()),
+		ssoFailure: sso ? (SSO_FAILURES[sso] ?? null) : null,
+		redirectTo: url.searchParams.get('redirectTo')
+	};
 };
 
 export const actions: Actions = {

@@ -68,7 +68,18 @@ export const AUDIT_ACTIONS: Record<string, Record<string, string>> = {
 		'user.deactivate': 'Account deactivated',
 		'user.reactivate': 'Account reactivated',
 		'user.password_reset': 'Password-reset link issued',
-		'user.password_reset_use': 'Password reset'
+		'user.password_reset_use': 'Password reset',
+		'user.sso_link': 'Single sign-on linked'
+	},
+	institution: {
+		'institution.create': 'Institution created',
+		'institution.update': 'Institution renamed',
+		'institution.sso': 'Single sign-on settings changed'
+	},
+	application: {
+		'application.submit': 'Application submitted',
+		'application.approve': 'Application approved',
+		'application.decline': 'Application declined'
 	},
 	invitation: {
 		'invitation.create': 'Invitation created',
@@ -113,7 +124,9 @@ export const AUDIT_OBJECT_TYPES: Record<string, string> = {
 	invitation: 'Invitation',
 	sign_in: 'Sign-in',
 	consent: 'Consent text',
-	exclusion: 'Exclusion of judgements'
+	exclusion: 'Exclusion of judgements',
+	institution: 'Institution',
+	application: 'Application'
 };
 
 function field(value: unknown, key: string): unknown {
@@ -146,6 +159,12 @@ export function objectHref(e: Pick<AuditRow, 'objectType' | 'objectId' | 'after'
 			return id && `/admin/rubrics/${id}`;
 		case 'consent':
 			return '/admin/consent';
+		case 'institution':
+			return id && `/admin/institutions/${id}`;
+		case 'application': {
+			const institution = positive(field(e.after, 'institutionId'));
+			return institution && `/admin/institutions/${institution}`;
+		}
 		case 'dispute':
 			return id && `/admin/verification/disputes/${id}`;
 		case 'snapshot':

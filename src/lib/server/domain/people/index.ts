@@ -13,10 +13,14 @@ export {
 	authenticate,
 	createInvitation,
 	createUser,
+	emailSchema,
 	findInvitation,
+	insertInvitation,
+	invitationSchema,
 	listUsers,
 	passwordSchema,
 	physicianSupply,
+	redeemInvitation,
 	setRoles,
 	type SignInResult
 } from './users';

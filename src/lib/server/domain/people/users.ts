@@ -9,7 +9,7 @@ import {
 } from '../../auth/password';
 import { attemptSucceeded, claimAttempt } from '../../auth/throttle';
 import type { Db, Tx } from '../../db/client';
-import { invitation, user, type User } from '../../db/schema';
+import { HOME_INSTITUTION_ID, invitation, user, type Invitation, type User } from '../../db/schema';
 import { ROLES, type Role } from '../../../constants';
 import { randomId, sha256Hex } from '../../ids';
 import { recordAudit } from '../audit';
@@ -34,7 +34,9 @@ export const newUserSchema = z.object({
 	email: emailSchema,
 	displayName: z.string().trim().min(1, 'must not be empty').max(100),
 	roles: rolesSchema,
-	password: passwordSchema
+	password: passwordSchema,
+	/** The institution the account belongs to (the home institution when not given). */
+	institutionId: z.coerce.number().int().positive().default(HOME_INSTITUTION_ID)
 });
 
 function newPseudonym(): string {
@@ -63,6 +65,7 @@ export async function createUser(
 				displayName: data.displayName,
 				pseudonym: newPseudonym(),
 				roles: data.roles,
+				institutionId: data.institutionId,
 				passwordHash
 			})
 			.returning();
@@ -71,7 +74,7 @@ export async function createUser(
 			action: 'user.create',
 			objectType: 'user',
 			objectId: created.id,
-			after: { email: created.email, roles: created.roles }
+			after: { email: created.email, roles: created.roles, institutionId: created.institutionId }
 		});
 		return created;
 	});
@@ -119,6 +122,7 @@ export function listUsers(db: Db) {
 			displayName: user.displayName,
 			pseudonym: user.pseudonym,
 			roles: user.roles,
+			institutionId: user.institutionId,
 			createdAt: user.createdAt,
 			disabledAt: user.disabledAt,
 			hasPassword: sql<boolean>`${user.passwordHash} is not null`
@@ -168,7 +172,9 @@ export const invitationSchema = z.object({
 		.int()
 		.min(1)
 		.max(24 * 30)
-		.default(72)
+		.default(72),
+	/** The institution the new account will belong to (the home institution when not given). */
+	institutionId: z.coerce.number().int().positive().default(HOME_INSTITUTION_ID)
 });
 
 /** Creates a one-time invitation; returns the token for the link (only its hash is stored). */
@@ -179,35 +185,50 @@ export async function createInvitation(
 	now = new Date()
 ): Promise<{ token: string; expiresAt: Date }> {
 	const data = parseInput(invitationSchema, input);
+	const { token, expiresAt } = await db.transaction((tx) =>
+		insertInvitation(tx, data, createdBy, now)
+	);
+	return { token, expiresAt };
+}
+
+/**
+ * Writes a validated invitation and its audit event inside the caller's transaction (an approved
+ * application issues one in the approval's transaction). Returns its id and the token.
+ */
+export async function insertInvitation(
+	tx: Tx,
+	data: z.output<typeof invitationSchema>,
+	createdBy: string,
+	now = new Date()
+): Promise<{ id: string; token: string; expiresAt: Date }> {
 	const token = randomId(32);
 	const expiresAt = new Date(now.getTime() + data.validHours * 3_600_000);
-	await db.transaction(async (tx) => {
-		const [taken] = await tx.select({ id: user.id }).from(user).where(eq(user.email, data.email));
-		if (taken)
-			throw new DomainError('conflict', `An account for ${data.email} already exists.`, {
-				field: 'email'
-			});
-		const id = randomId();
-		await tx.insert(invitation).values({
-			id,
-			tokenHash: sha256Hex(token),
-			issuedAt: now,
-			createdAt: now,
-			email: data.email,
-			displayName: data.displayName,
-			roles: data.roles,
-			createdBy,
-			expiresAt
+	const [taken] = await tx.select({ id: user.id }).from(user).where(eq(user.email, data.email));
+	if (taken)
+		throw new DomainError('conflict', `An account for ${data.email} already exists.`, {
+			field: 'email'
 		});
-		await recordAudit(tx, {
-			actorId: createdBy,
-			action: 'invitation.create',
-			objectType: 'invitation',
-			objectId: id,
-			after: { email: data.email, roles: data.roles, expiresAt }
-		});
+	const id = randomId();
+	await tx.insert(invitation).values({
+		id,
+		tokenHash: sha256Hex(token),
+		issuedAt: now,
+		createdAt: now,
+		email: data.email,
+		displayName: data.displayName,
+		roles: data.roles,
+		institutionId: data.institutionId,
+		createdBy,
+		expiresAt
 	});
-	return { token, expiresAt };
+	await recordAudit(tx, {
+		actorId: createdBy,
+		action: 'invitation.create',
+		objectType: 'invitation',
+		objectId: id,
+		after: { email: data.email, roles: data.roles, institutionId: data.institutionId, expiresAt }
+	});
+	return { id, token, expiresAt };
 }
 
 /** Matches the unused, unexpired invitation of a token. */
@@ -230,42 +251,62 @@ export async function findInvitation(db: Db, token: string, now = new Date()) {
 export async function acceptInvitation(db: Db, token: string, password: string, now = new Date()) {
 	const pw = parseInput(passwordSchema, password);
 	const passwordHash = await hashPassword(pw);
-	return db.transaction(async (tx) => {
-		const [inv] = await tx
-			.select()
-			.from(invitation)
-			.where(pendingInvitation(token, now))
-			.for('update');
-		if (!inv)
-			throw new DomainError('not_found', 'This invitation link is invalid, used or expired.');
-		const [taken] = await tx.select({ id: user.id }).from(user).where(eq(user.email, inv.email));
-		if (taken)
-			throw new DomainError('conflict', `An account for ${inv.email} already exists.`, {
-				field: 'email'
-			});
-		const [created] = await tx
-			.insert(user)
-			.values({
-				id: randomId(),
-				email: inv.email,
-				displayName: inv.displayName,
-				pseudonym: newPseudonym(),
-				roles: inv.roles,
-				passwordHash
-			})
-			.returning();
-		await tx
-			.update(invitation)
-			.set({ usedAt: now, usedBy: created.id })
-			.where(eq(invitation.id, inv.id));
-		await recordAudit(tx, {
-			actorId: created.id,
-			action: 'invitation.accept',
-			objectType: 'invitation',
-			objectId: inv.id
+	return db.transaction((tx) => redeemInvitation(tx, { token }, passwordHash, now));
+}
+
+/**
+ * Redeems an open invitation (by its link's token, or by id for an approved application) inside
+ * the caller's transaction: creates the account in the invitation's institution with its roles and
+ * marks the invitation used. `passwordHash` is null for an account that signs in through its
+ * institution's provider. `check` may refuse the invitation before anything is written.
+ */
+export async function redeemInvitation(
+	tx: Tx,
+	which: { token: string } | { id: string },
+	passwordHash: string | null,
+	now = new Date(),
+	check?: (inv: Invitation) => void
+): Promise<User> {
+	const match =
+		'token' in which
+			? pendingInvitation(which.token, now)
+			: and(
+					eq(invitation.id, which.id),
+					isNull(invitation.usedAt),
+					isNull(invitation.revokedAt),
+					gt(invitation.expiresAt, now)
+				);
+	const [inv] = await tx.select().from(invitation).where(match).for('update');
+	if (!inv) throw new DomainError('not_found', 'This invitation link is invalid, used or expired.');
+	check?.(inv);
+	const [taken] = await tx.select({ id: user.id }).from(user).where(eq(user.email, inv.email));
+	if (taken)
+		throw new DomainError('conflict', `An account for ${inv.email} already exists.`, {
+			field: 'email'
 		});
-		return created;
+	const [created] = await tx
+		.insert(user)
+		.values({
+			id: randomId(),
+			email: inv.email,
+			displayName: inv.displayName,
+			pseudonym: newPseudonym(),
+			roles: inv.roles,
+			institutionId: inv.institutionId,
+			passwordHash
+		})
+		.returning();
+	await tx
+		.update(invitation)
+		.set({ usedAt: now, usedBy: created.id })
+		.where(eq(invitation.id, inv.id));
+	await recordAudit(tx, {
+		actorId: created.id,
+		action: 'invitation.accept',
+		objectType: 'invitation',
+		objectId: inv.id
 	});
+	return created;
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { ROLES } from '$lib/constants';
+import { HOME_INSTITUTION_ID, listInstitutions } from '$lib/server/domain/institutions';
 import {
 	createInvitation,
 	createUser,
@@ -31,8 +32,19 @@ const leasedWork: LeasedWork = {
 export const load: PageServerLoad = async ({ locals, url }) => {
 	const me = requireRole(locals, 'organiser', url);
 	const db = getDb();
-	const [users, invitations] = await Promise.all([listUsers(db), listInvitations(db)]);
-	return { users, invitations, roles: ROLES, me: me.id };
+	const [users, invitations, institutions] = await Promise.all([
+		listUsers(db),
+		listInvitations(db),
+		listInstitutions(db)
+	]);
+	return {
+		users,
+		invitations,
+		roles: ROLES,
+		me: me.id,
+		institutions: institutions.map((i) => ({ id: i.id, name: i.name })),
+		homeInstitution: HOME_INSTITUTION_ID
+	};
 };
 
 // The forms as posted; the domain functions validate the values themselves (DomainError).
@@ -41,7 +53,8 @@ const personForm = z.object({
 	displayName: z.string().default(''),
 	roles: field.list(z.string()),
 	password: z.string().default(''),
-	validHours: z.string().default('72')
+	validHours: z.string().default('72'),
+	institutionId: z.string().optional()
 });
 const rolesForm = z.object({ userId: z.string().min(1), roles: field.list(z.string()) });
 const userForm = z.object({ userId: z.string().min(1, 'Choose an account.') });

@@ -2,6 +2,7 @@ import { redirect } from '@sveltejs/kit';
 import { z } from 'zod';
 import { createSession } from '$lib/server/auth/session';
 import { getDb } from '$lib/server/db';
+import { getInstitution } from '$lib/server/domain/institutions';
 import {
 	acceptInvitation,
 	findInvitation,
@@ -43,11 +44,20 @@ export const load: PageServerLoad = async ({ params }) => {
 		const state = await invitationLinkState(db, params.token);
 		return { closed: CLOSED[state === 'open' ? 'unknown' : state] };
 	}
+	const institution = await getInstitution(db, invitation.institutionId);
 	return {
 		closed: null,
 		email: invitation.email,
 		displayName: invitation.displayName,
-		roles: invitation.roles
+		roles: invitation.roles,
+		// The invitation's institution signs its people in itself: accepting with it links the account.
+		sso:
+			institution?.ssoIssuer && institution.secretSet
+				? {
+						name: institution.name,
+						href: `/login/sso/${institution.id}?invitation=${encodeURIComponent(params.token)}`
+					}
+				: null
 	};
 };
 
