@@ -310,9 +310,7 @@ export async function goldTemplate(db: Db, studyId: number): Promise<GoldTemplat
 		return {
 			question_id: id,
 			_question:
-				text.length > TEMPLATE_QUESTION_CHARS
-					? `${text.slice(0, TEMPLATE_QUESTION_CHARS)}…`
-					: text,
+				text.length > TEMPLATE_QUESTION_CHARS ? `${text.slice(0, TEMPLATE_QUESTION_CHARS)}…` : text,
 			labels: Object.fromEntries(keysOf(id, sourcesOf.get(id) ?? []).map((k) => [k, null])),
 			explanation: ''
 		};
@@ -345,7 +343,10 @@ async function templateKeys(
 	const byQuestion = new Map<number, string[]>();
 	for (const r of sentences) {
 		const keys = [`s${r.position}/relevance`, ...r.citations.map((p) => `s${r.position}/${p}`)];
-		byQuestion.set(Number(r.question_id), [...(byQuestion.get(Number(r.question_id)) ?? []), ...keys]);
+		byQuestion.set(Number(r.question_id), [
+			...(byQuestion.get(Number(r.question_id)) ?? []),
+			...keys
+		]);
 	}
 	return (questionId) => ['answers', ...new Set(byQuestion.get(questionId) ?? [])];
 }

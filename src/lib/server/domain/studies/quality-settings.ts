@@ -77,9 +77,13 @@ export async function checkQualitySettings(
 		.from(studyTable)
 		.where(eq(studyTable.id, settings.qualificationStudyId));
 	if (!round || round.purpose !== 'qualification')
-		throw new DomainError('invalid', 'The required round must be an existing qualification round.', {
-			field: 'qualificationStudyId'
-		});
+		throw new DomainError(
+			'invalid',
+			'The required round must be an existing qualification round.',
+			{
+				field: 'qualificationStudyId'
+			}
+		);
 	if (round.design !== design)
 		throw new DomainError(
 			'invalid',
