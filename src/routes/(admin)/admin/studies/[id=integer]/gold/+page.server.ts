@@ -85,7 +85,10 @@ export const actions: Actions = {
 					'invalid',
 					`The gold file is larger than ${MAX_GOLD_SIZE / 1024 / 1024} MB, the most one may be.`
 				);
-			const content = file && file.size > 0 ? await file.text() : text;
+			const chosen = file !== undefined && file.size > 0;
+			if (chosen && text.trim() !== '')
+				throw new DomainError('invalid', 'Choose a gold file or paste its JSON, not both.');
+			const content = chosen ? await file.text() : text;
 			if (content.trim() === '')
 				throw new DomainError('invalid', 'Choose a gold file or paste its JSON.');
 			const { questions } = await importGold(getDb(), Number(params.id), content, user.id);
