@@ -4,6 +4,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { rowsOf, type Db } from '../../db/client';
+import { subAspectsOf } from '../../../schemas/rubric';
 import { candidate, goldLabel, goldQuestion, study, studyQuestion } from '../../db/schema';
 import { DomainError } from '../../errors';
 import { recordAudit } from '../audit';
@@ -14,6 +15,7 @@ import {
 	TAGS,
 	type StudyDesign
 } from '../../../constants';
+import { frozenRubric, studyPairing } from '../studies';
 import type { GoldAnswer } from './gold-compare';
 
 /** The gold answers of a study's gold questions, by study question id. */
@@ -42,9 +44,15 @@ export async function goldAnswers(db: Db, studyId: number): Promise<Map<number, 
 	return answers;
 }
 
+// Keys starting with `_` (the template's `_question`) are for the organiser's orientation and are
+// ignored, like any other key the record does not read; a label left null (unfilled in the
+// template) is skipped.
 const goldRecord = z.object({
 	question_id: z.number().int().positive(),
-	labels: z.record(z.string().min(1).max(200), z.union([z.string().min(1).max(200), z.number()])),
+	labels: z.record(
+		z.string().min(1).max(200),
+		z.union([z.string().min(1).max(200), z.number(), z.null()])
+	),
 	explanation: z.string().max(20_000).default('')
 });
 const goldFile = z.array(goldRecord).min(1).max(10_000);
@@ -130,7 +138,23 @@ export async function importGold(
 			'The gold file must be a JSON array of { "question_id", "labels", "explanation" } records.',
 			{ problems: file.error.issues.slice(0, 20).map((i) => `${i.path.join('.')}: ${i.message}`) }
 		);
-	const records = file.data;
+	// A record whose every label is null is a template question left unfilled: not gold.
+	const records = file.data
+		.filter((r) => {
+			const values = Object.values(r.labels);
+			return values.length === 0 || values.some((v) => v !== null);
+		})
+		.map((r) => ({
+			...r,
+			labels: Object.fromEntries(
+				Object.entries(r.labels).filter((e): e is [string, string | number] => e[1] !== null)
+			)
+		}));
+	if (records.length === 0)
+		throw new DomainError(
+			'invalid',
+			'The gold file fills in no label: every label is null, so nothing was saved.'
+		);
 	const ids = [...new Set(records.map((r) => r.question_id))];
 	if (ids.length !== records.length)
 		throw new DomainError('invalid', 'Each question may appear once in a gold file.');
@@ -236,4 +260,93 @@ export async function listGold(db: Db, studyId: number) {
 		labels: [...answers.get(id)!.labels].map(([key, label]) => ({ key, label })),
 		explanation: answers.get(id)!.explanation
 	}));
+}
+
+/** One record of a gold template: every label the question may have, null for the organiser. */
+export interface GoldTemplateRecord {
+	question_id: number;
+	/** The question's first characters, for orientation only (import ignores `_` keys). */
+	_question: string;
+	labels: Record<string, null>;
+	explanation: string;
+}
+
+/** Characters of the question a template record shows. */
+const TEMPLATE_QUESTION_CHARS = 120;
+
+/**
+ * A gold file to fill in: one record per question of the study, in id order, with the question's
+ * first 120 characters (`_question`) and every label it may have set to null. Filled in and
+ * imported as it is, the labels left null are skipped and the questions left all null stay
+ * ordinary. Empty for a draft (its questions are chosen when it opens).
+ */
+export async function goldTemplate(db: Db, studyId: number): Promise<GoldTemplateRecord[]> {
+	const [s] = await db.select().from(study).where(eq(study.id, studyId));
+	if (!s) throw new DomainError('not_found', 'No such study.');
+	const questions = rowsOf<{ id: number; question: string }>(
+		await db.execute(sql`select q.id, coalesce(sq.question, i.question, '') as question
+			from study_question q
+			left join set_question sq on sq.id = q.set_question_id
+			left join qa_item_version i on i.id = q.item_version_id
+			where q.study_id = ${studyId} order by q.id`)
+	);
+	const answers = rowsOf<{ question_id: number; candidate_id: number; source: string }>(
+		await db.execute(sql`select c.study_question_id as question_id, c.id as candidate_id,
+				coalesce(m.name, 'reference') as source
+			from candidate c join study_question q on q.id = c.study_question_id
+			left join model m on m.id = c.model_id
+			where q.study_id = ${studyId} order by c.id`)
+	);
+	const sourcesOf = new Map<number, string[]>();
+	for (const a of answers)
+		sourcesOf.set(Number(a.question_id), [
+			...(sourcesOf.get(Number(a.question_id)) ?? []),
+			a.source
+		]);
+	const keysOf = await templateKeys(db, s.design, studyId);
+	return questions.map((q) => {
+		const id = Number(q.id);
+		const text = q.question.replace(/\s+/g, ' ').trim();
+		return {
+			question_id: id,
+			_question:
+				text.length > TEMPLATE_QUESTION_CHARS ? `${text.slice(0, TEMPLATE_QUESTION_CHARS)}…` : text,
+			labels: Object.fromEntries(keysOf(id, sourcesOf.get(id) ?? []).map((k) => [k, null])),
+			explanation: ''
+		};
+	});
+}
+
+/** Every gold key of a question of the study, as `keySpace` allows them, spelt out. */
+async function templateKeys(
+	db: Db,
+	design: StudyDesign,
+	studyId: number
+): Promise<(questionId: number, sources: string[]) => string[]> {
+	if (design === 'ranking')
+		return (_, sources) => sources.flatMap((s) => [`${s}/tag`, `${s}/rank`]);
+	if (design === 'rubric') {
+		const rubric = await frozenRubric(db, studyId);
+		const codes = rubric ? subAspectsOf(rubric.definition).map((x) => x.code) : [];
+		return (_, sources) => sources.flatMap((s) => codes.map((c) => `${s}/${c}`));
+	}
+	if (design === 'pairwise') {
+		const aspects = (await studyPairing(db, studyId))?.rubric?.aspects ?? [];
+		return () => ['preferred', ...aspects.map((a) => `preferred/${a.code}`)];
+	}
+	const sentences = rowsOf<{ question_id: number; position: number; citations: string[] }>(
+		await db.execute(sql`select c.study_question_id as question_id, s.position, s.citations
+			from evidence_sentence s join candidate c on c.id = s.candidate_id
+			join study_question q on q.id = c.study_question_id
+			where q.study_id = ${studyId} order by c.id, s.position`)
+	);
+	const byQuestion = new Map<number, string[]>();
+	for (const r of sentences) {
+		const keys = [`s${r.position}/relevance`, ...r.citations.map((p) => `s${r.position}/${p}`)];
+		byQuestion.set(Number(r.question_id), [
+			...(byQuestion.get(Number(r.question_id)) ?? []),
+			...keys
+		]);
+	}
+	return (questionId) => ['answers', ...new Set(byQuestion.get(questionId) ?? [])];
 }

@@ -7,16 +7,25 @@ export {
 	type GoldLine,
 	type GoldScore
 } from './gold-compare';
-export { goldAnswers, importGold, listGold, removeGold } from './gold';
+export {
+	goldAnswers,
+	goldTemplate,
+	importGold,
+	listGold,
+	removeGold,
+	type GoldTemplateRecord
+} from './gold';
 export {
 	MIN_CHECKS_TO_FLAG,
 	assignmentFeedback,
 	feedbackPath,
 	goldAccuracy,
 	qualificationStatus,
+	roundResults,
 	scoreAttempts,
 	type AssignmentFeedback,
 	type AttemptResult,
 	type GoldAccuracy,
-	type QualificationStatus
+	type QualificationStatus,
+	type RoundResult
 } from './qualification';

@@ -283,3 +283,47 @@ async function asShown(db: Db, assignmentId: number, lines: GoldLine[]): Promise
 		return { ...l, key, gold: word(l.gold)!, given: word(l.given) };
 	});
 }
+
+/** One rater's standing in a qualification round, for the organiser. */
+export interface RoundResult {
+	raterId: string;
+	pseudonym: string;
+	displayName: string;
+	/** Questions of the round submitted so far. */
+	submitted: number;
+	attempts: AttemptResult[];
+	passed: boolean;
+	/** Attempts still open to the rater (0 once passed). */
+	attemptsLeft: number;
+}
+
+/**
+ * Every rater who has worked a qualification round, with their attempts (scoring any attempt just
+ * finished), by pseudonym; empty for a benchmark study.
+ */
+export async function roundResults(db: Db, studyId: number): Promise<RoundResult[]> {
+	const [s] = await db.select().from(study).where(eq(study.id, studyId));
+	if (!s || s.purpose !== 'qualification') return [];
+	const raters = rowsOf<{ id: string; pseudonym: string; display_name: string; n: number }>(
+		await db.execute(sql`select u.id, u.pseudonym, u.display_name, count(*)::int as n
+			from assignment a join study_question q on q.id = a.study_question_id
+			join "user" u on u.id = a.physician_id
+			where q.study_id = ${studyId} and a.state = 'submitted'
+			group by u.id, u.pseudonym, u.display_name order by u.pseudonym`)
+	);
+	const results: RoundResult[] = [];
+	for (const r of raters) {
+		const attempts = await scoreAttempts(db, studyId, r.id);
+		const passed = attempts.some((a) => a.passed);
+		results.push({
+			raterId: r.id,
+			pseudonym: r.pseudonym,
+			displayName: r.display_name,
+			submitted: Number(r.n),
+			attempts,
+			passed,
+			attemptsLeft: passed ? 0 : Math.max(0, s.maxAttempts - attempts.length)
+		});
+	}
+	return results;
+}

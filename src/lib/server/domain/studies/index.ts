@@ -27,6 +27,15 @@ export {
 	selectionSchema,
 	type StudyInput
 } from './studies';
+export {
+	GOLD_EVERY,
+	MAX_ATTEMPTS,
+	QUESTIONS_PER_ATTEMPT,
+	listQualificationRounds,
+	qualitySettingsSchema,
+	updateQualitySettings,
+	type QualitySettingsInput
+} from './quality-settings';
 export { DESIGNS, type JudgementLabel } from './designs/registry';
 export {
 	BLANK_RUBRIC,

@@ -30,6 +30,7 @@ import { physicianSupply } from '../people';
 import { chunk } from '../../db/chunk';
 import { DomainError, parseInput } from '../../errors';
 import { blindingWarnings } from './blinding';
+import { checkQualitySettings, qualityInputShape } from './quality-settings';
 import { DESIGNS } from './designs/registry';
 import { refreshPlannerStatistics } from '../../db/planner-statistics';
 import {
@@ -85,7 +86,9 @@ export const studyInputSchema = z.object({
 		.int()
 		.min(1)
 		.max(24 * 60)
-		.default(30)
+		.default(30),
+	/** Raters' quality: purpose (fixed at creation), required round, gold rate, marks, attempts. */
+	...qualityInputShape
 });
 export type StudyInput = z.input<typeof studyInputSchema>;
 
@@ -329,8 +332,19 @@ export async function createStudy(
 					field: 'questionSetId'
 				});
 		}
+		const { purpose, ...quality } = data;
+		await checkQualitySettings(tx, data.design, purpose, {
+			qualificationStudyId: data.qualificationStudyId,
+			goldEvery: data.goldEvery,
+			passMark: data.passMark,
+			questionsPerAttempt: data.questionsPerAttempt,
+			maxAttempts: data.maxAttempts
+		});
 		const confirmedWarnings = confirmChecks(
-			[await physicianCheck(tx, data.ratersPerQuestion, options.now)],
+			// A round's questions hold no slots (every rater works them): k does not apply.
+			purpose === 'qualification'
+				? []
+				: [await physicianCheck(tx, data.ratersPerQuestion, options.now)],
 			options.confirm ?? false,
 			'create'
 		);
@@ -347,6 +361,12 @@ export async function createStudy(
 				allowTies: data.allowTies,
 				leaseMinutes: data.leaseMinutes,
 				selection: data.selection,
+				purpose,
+				qualificationStudyId: quality.qualificationStudyId,
+				goldEvery: quality.goldEvery,
+				passMark: quality.passMark,
+				questionsPerAttempt: quality.questionsPerAttempt,
+				maxAttempts: quality.maxAttempts,
 				createdBy: actorId
 			})
 			.returning();
@@ -557,7 +577,11 @@ async function openingChecks(
 	now: Date,
 	firstOpening: boolean
 ): Promise<StudyCheck[]> {
-	const checks = [await physicianCheck(tx, study.ratersPerQuestion, now)];
+	// A qualification round's questions hold no slots (every rater works them): k does not apply.
+	const checks =
+		study.purpose === 'qualification'
+			? []
+			: [await physicianCheck(tx, study.ratersPerQuestion, now)];
 	if (firstOpening) {
 		checks.push({ refusals: [], warnings: await blindingWarnings(tx, study.id) });
 	}
@@ -653,6 +677,7 @@ export async function listStudies(db: Db) {
 			name: studyTable.name,
 			design: studyTable.design,
 			state: studyTable.state,
+			purpose: studyTable.purpose,
 			ratersPerQuestion: studyTable.ratersPerQuestion,
 			createdAt: studyTable.createdAt,
 			questions: sql<number>`(select count(*)::int from ${studyQuestion} q where q.study_id = study.id)`

@@ -11,6 +11,7 @@ import {
 	DEFAULT_PRESENTATION,
 	listModelsWithCounts,
 	listSnapshotsForStudies,
+	listQualificationRounds,
 	listStudies,
 	selectionSchema,
 	TYPES_WITH_DETAIL
@@ -23,17 +24,19 @@ import type { Actions, PageServerLoad } from './$types';
 export const load: PageServerLoad = async ({ locals, url }) => {
 	requireRole(locals, 'organiser', url);
 	const db = getDb();
-	const [studies, models, snapshots, imports, questionSets, rubrics] = await Promise.all([
+	const [studies, models, snapshots, imports, questionSets, rubrics, rounds] = await Promise.all([
 		listStudies(db),
 		listModelsWithCounts(db),
 		listSnapshotsForStudies(db),
 		listImports(db, 100),
 		listQuestionSets(db),
-		listRubrics(db)
+		listRubrics(db),
+		listQualificationRounds(db)
 	]);
 	return {
 		presentation: { defaults: DEFAULT_PRESENTATION, types: TYPES_WITH_DETAIL },
 		studies,
+		rounds: rounds.map((r) => ({ id: r.id, name: r.name, design: r.design })),
 		models,
 		snapshots,
 		questionSets: questionSets.map((q) => ({

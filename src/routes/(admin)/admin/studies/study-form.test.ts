@@ -114,4 +114,80 @@ describe('the create-study form', () => {
 	it('counts a question’s pairs as C(n, 2)', () => {
 		expect([1, 2, 3, 4, 8].map(pairsOf)).toEqual([0, 1, 3, 6, 28]);
 	});
+
+	it('reads a benchmark study’s round, gold rate and flag mark, ignoring a round’s fields', () => {
+		const parsed = studyFormSchema.parse({
+			...base,
+			purpose: 'benchmark',
+			qualificationStudyId: '12',
+			goldEvery: ' 20 ',
+			flagMark: '75',
+			passMark: 'junk',
+			questionsPerAttempt: '500'
+		});
+		expect(parsed).toMatchObject({
+			purpose: 'benchmark',
+			qualificationStudyId: 12,
+			goldEvery: 20,
+			passMark: 0.75
+		});
+		const plain = studyFormSchema.parse(base);
+		expect(plain).toMatchObject({
+			purpose: 'benchmark',
+			qualificationStudyId: null,
+			goldEvery: null,
+			passMark: 0.8
+		});
+	});
+
+	it('reads a qualification round’s pass mark and attempts, and no round or gold rate', () => {
+		const parsed = studyFormSchema.parse({
+			...base,
+			purpose: 'qualification',
+			qualificationStudyId: '12',
+			goldEvery: '20',
+			flagMark: 'junk',
+			passMark: '90',
+			questionsPerAttempt: '10',
+			maxAttempts: '3'
+		});
+		expect(parsed).toMatchObject({
+			purpose: 'qualification',
+			qualificationStudyId: null,
+			goldEvery: null,
+			passMark: 0.9,
+			questionsPerAttempt: 10,
+			maxAttempts: 3
+		});
+	});
+
+	it('names each quality field out of bounds', () => {
+		const errors = (values: Record<string, string>) => {
+			const parsed = studyFormSchema.safeParse({ ...base, ...values });
+			expect(parsed.success).toBe(false);
+			return zodFieldErrors(parsed.error!);
+		};
+		expect(errors({ goldEvery: '1', flagMark: '120' })).toEqual({
+			goldEvery:
+				'The gold rate must be a whole number from 2 to 1000 (1 gold check in every N questions), or blank for none.',
+			flagMark: 'The flag mark must be a percentage from 0 to 100.'
+		});
+		expect(errors({ goldEvery: '1001' })).toHaveProperty('goldEvery');
+		expect(
+			errors({
+				purpose: 'qualification',
+				passMark: '-5',
+				questionsPerAttempt: '0',
+				maxAttempts: '11'
+			})
+		).toEqual({
+			passMark: 'The pass mark must be a percentage from 0 to 100.',
+			questionsPerAttempt: 'Questions per attempt must be a whole number from 1 to 100.',
+			maxAttempts: 'Attempts must be a whole number from 1 to 10.'
+		});
+		expect(errors({ purpose: 'audit' })).toHaveProperty('purpose');
+		expect(studyFormMessage(errors({ maxAttempts: '0', purpose: 'qualification' }))).toBe(
+			'Attempts must be a whole number from 1 to 10.'
+		);
+	});
 });

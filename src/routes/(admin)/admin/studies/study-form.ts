@@ -11,6 +11,7 @@ import {
 import type { StudyInput } from '$lib/server/domain/studies';
 import { field } from '$lib/server/forms';
 import { MAX_PAIR_SEED, MAX_PAIRS_PER_QUESTION } from './pairing';
+import { checkQualityFields, qualityFormFields, qualityFromForm } from './quality-form';
 
 const optionalId = z.preprocess(
 	(v) => (v === '' || v === null ? undefined : v),
@@ -71,9 +72,11 @@ export const studyFormSchema = z
 		allowTies: field.checkbox(),
 		leaseMinutes: z.preprocess(withDefault('30'), z.coerce.number().int()),
 		confirm: z.preprocess((v) => v === '1', z.boolean()),
+		...qualityFormFields,
 		...showFields
 	})
 	.superRefine((d, ctx) => {
+		checkQualityFields(d, ctx);
 		if (d.design !== 'pairwise' || d.pairing !== 'balanced') return;
 		const p = d.pairsPerQuestion;
 		if (p === '')
@@ -127,6 +130,7 @@ export const studyFormSchema = z
 			ratersPerQuestion: d.ratersPerQuestion,
 			allowTies: d.allowTies,
 			leaseMinutes: d.leaseMinutes,
+			...qualityFromForm(d),
 			confirm: d.confirm
 		};
 	});

@@ -20,6 +20,7 @@ import {
 	type StudyBlindingAudit,
 	studyProgress
 } from '$lib/server/domain/studies';
+import { goldAccuracy, listGold } from '$lib/server/domain/quality';
 import { failWith } from '$lib/server/errors';
 import { field, readForm } from '$lib/server/forms';
 import { chosenFiles, streamed } from '$lib/server/uploads';
@@ -40,9 +41,29 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 		// A draft has no candidates yet: its audit runs on request (the `audit` action).
 		blinding: study.state === 'draft' ? null : view(await studyAudit(db, study.id)),
 		judges: await listJudges(db, study.id),
-		withdrawals: withdrawalSentence(await withdrawalSummary(db, study.id))
+		withdrawals: withdrawalSentence(await withdrawalSummary(db, study.id)),
+		quality: await qualitySummary(study)
 	};
 };
+
+/** The gold and qualification section: gold questions, the required round, flagged raters. */
+async function qualitySummary(study: {
+	id: number;
+	purpose: string;
+	qualificationStudyId: number | null;
+}) {
+	const db = getDb();
+	const [gold, accuracy, required] = await Promise.all([
+		listGold(db, study.id),
+		study.purpose === 'benchmark' ? goldAccuracy(db, study.id) : [],
+		study.qualificationStudyId ? getStudy(db, study.qualificationStudyId) : null
+	]);
+	return {
+		gold: gold.length,
+		flagged: accuracy.filter((a) => a.flagged).length,
+		required: required ? { id: required.id, name: required.name } : null
+	};
+}
 
 /** A pairwise study's pairing with its numbers of pairs and questions (0 until it first opens). */
 async function pairwiseDesign(studyId: number) {
