@@ -161,6 +161,10 @@ describeEachDb('demo judgements', (h, kind) => {
 				join study_question q on q.id = c.study_question_id join qa_item i on i.id = q.item_id
 				left join model m on m.id = c.model_id
 				join ranking k on k.id = e.ranking_id join "user" u on u.id = k.physician_id
+				-- The ranked study: every physician ranks every question, whatever their order seed
+				-- (in the qualification round and the study with gold checks, which questions a
+				-- physician meets follows their order seed, drawn at their first claim).
+				where q.study_id = (select id from study where name = ${DEMO_RANKED_STUDY})
 				order by 1, 2`);
 		const first = rowsOf<Record<string, unknown>>(await judgements(h.db));
 		// A second database seeded the same way, with the same judges.

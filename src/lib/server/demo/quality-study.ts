@@ -1,8 +1,8 @@
 // The demo's raters' quality: a qualification round for ranking (every question gold, three
 // questions an attempt, pass mark 70 %) and a live ranking study that requires it, with one hidden
 // gold check in every four claims. Two physicians work carefully; the third fails the round once,
-// then passes, and in live work tags hastily (a few seconds a question), favours the answer shown
-// first, and misses gold checks — the dashboard has someone to flag. Everything goes through the
+// then passes, and in live work soon tags hastily (a few seconds a question, tags by
+// chance) and misses gold checks — the dashboard has someone to flag. Everything goes through the
 // domain functions the pages use; every choice is fixed by its key.
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { Tag } from '../../constants';
@@ -66,7 +66,7 @@ async function goldFile(db: Db, studyId: number, questionIds: number[]) {
 	);
 }
 
-/** How a physician works: carefully, or hastily (random tags, the first answer ranked first). */
+/** How a physician works: carefully, or hastily (tags by chance, a few seconds a question). */
 type Manner = 'careful' | 'hasty';
 
 async function rank(db: Db, physician: string, publicId: string, manner: Manner, now: Date) {
@@ -82,11 +82,12 @@ async function rank(db: Db, physician: string, publicId: string, manner: Manner,
 		.leftJoin(model, eq(model.id, candidate.modelId))
 		.where(eq(assignment.publicId, publicId))
 		.orderBy(asc(assignmentCandidate.position));
-	const seen = rows.map((r, position) => {
+	const seen = rows.map((r) => {
 		const source = r.model ?? 'reference';
-		const noise = (unit('demo gold noise', physician, r.question, source) - 0.5) * 0.3;
-		// Hasty: the first answer shown looks best, the rest by chance.
-		const hasty = position === 0 ? 2 : unit('hasty', physician, r.question, source) * 1.5;
+		const noise = (unit('demo gold noise', physician, r.question, source) - 0.5) * 0.1;
+		// Hasty: tags by chance (fixed by the key, not by where the answer was shown, so every
+		// seeding of the demo makes the same judgements).
+		const hasty = unit('hasty', physician, r.question, source) * 1.5;
 		return { ...r, score: manner === 'careful' ? quality(r.question, source) + noise : hasty };
 	});
 	const order = [...seen].sort((a, b) => b.score - a.score);
@@ -185,7 +186,7 @@ export async function seedQualityStudies(db: Db, judges: Judges): Promise<void> 
 				db,
 				physician,
 				claim.publicId,
-				p === 2 && i >= 10 ? 'hasty' : 'careful',
+				p === 2 && i >= 4 ? 'hasty' : 'careful',
 				new Date(now)
 			);
 		}
