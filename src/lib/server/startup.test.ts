@@ -18,10 +18,11 @@ describeEachDb('start-up account', (h) => {
 		const steps = lines.filter((l) => TIMED.test(l));
 		expect(steps.map((l) => l.replace(TIMED, ''))).toEqual([
 			'migrations: up to date',
-			'demo: accounts: 6 (argon2id)',
+			'demo: accounts: 7 (argon2id)',
 			'demo: content',
 			'demo: consent',
 			'demo: reviews',
+			'demo: qualification round and gold checks',
 			'demo: rubric study',
 			'demo: pairwise study',
 			'demo: evidence study',
