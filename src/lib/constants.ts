@@ -427,3 +427,11 @@ export type StudyPurpose = (typeof STUDY_PURPOSES)[number];
 /** Who removed judgements from the figures: an organiser, or the rater's own withdrawal. */
 export const EXCLUSION_SOURCES = ['organiser', 'withdrawal'] as const;
 export type ExclusionSource = (typeof EXCLUSION_SOURCES)[number];
+
+/**
+ * What an organiser can do to a rater whose quality falls short in a study, short of excluding
+ * their judgements: pause them (no new work until lifted), or send them back to training (no new
+ * work until they have gone through the hidden gold checks they missed, with the gold answers).
+ */
+export const RATER_HOLD_KINDS = ['pause', 'retrain'] as const;
+export type RaterHoldKind = (typeof RATER_HOLD_KINDS)[number];

@@ -128,6 +128,7 @@ DECLARE
 	v_max_attempts integer;
 	v_submitted integer;
 	v_gold boolean := false;
+	v_hold rater_hold_kind;
 BEGIN
 	IF p_sweep THEN
 		PERFORM study_sweep(p_study, p_now);
@@ -144,6 +145,14 @@ BEGIN
 	IF v_qualification IS NOT NULL AND NOT EXISTS (SELECT 1 FROM qualification_attempt
 		WHERE study_id = v_qualification AND rater_id = p_physician AND passed) THEN
 		RETURN jsonb_build_object('status', 'none', 'reason', 'not_qualified');
+	END IF;
+	-- A rater the organisers paused, or sent back to training, in this study gets nothing (their
+	-- leases were given back when the hold was placed: quality/holds.ts).
+	SELECT kind INTO v_hold FROM rater_hold
+	WHERE study_id = p_study AND rater_id = p_physician AND lifted_at IS NULL;
+	IF FOUND THEN
+		RETURN jsonb_build_object('status', 'none',
+			'reason', CASE v_hold WHEN 'pause' THEN 'paused' ELSE 'retraining' END);
 	END IF;
 	-- One claim at a time per physician, so two tabs cannot take two questions.
 	PERFORM pg_advisory_xact_lock(hashtext('rank:' || p_physician));

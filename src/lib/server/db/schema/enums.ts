@@ -32,7 +32,8 @@ import {
 	APPLICATION_STATUSES,
 	WITHDRAWAL_POLICIES,
 	STUDY_PURPOSES,
-	EXCLUSION_SOURCES
+	EXCLUSION_SOURCES,
+	RATER_HOLD_KINDS
 } from '../../../constants';
 
 export const qaType = pgEnum('qa_type', QA_TYPES);
@@ -66,3 +67,4 @@ export const applicationStatus = pgEnum('application_status', APPLICATION_STATUS
 export const withdrawalPolicy = pgEnum('withdrawal_policy', WITHDRAWAL_POLICIES);
 export const studyPurpose = pgEnum('study_purpose', STUDY_PURPOSES);
 export const exclusionSource = pgEnum('exclusion_source', EXCLUSION_SOURCES);
+export const raterHoldKind = pgEnum('rater_hold_kind', RATER_HOLD_KINDS);

@@ -16,7 +16,13 @@ import {
 	unique,
 	uniqueIndex
 } from 'drizzle-orm/pg-core';
-import { applicationStatus, exclusionSource, role, withdrawalPolicy } from './enums';
+import {
+	applicationStatus,
+	exclusionSource,
+	raterHoldKind,
+	role,
+	withdrawalPolicy
+} from './enums';
 import { APPLICABLE_ROLES } from '../../../constants';
 import { study, studyQuestion } from './study';
 import { institution, invitation, user } from './user';
@@ -227,3 +233,38 @@ export const qualificationAttempt = pgTable(
 	},
 	(t) => [primaryKey({ columns: [t.studyId, t.raterId, t.attempt] })]
 );
+
+/**
+ * An organiser's hold on a rater in a benchmark study: `pause` (no new work until an organiser
+ * lifts it) or `retrain` (no new work until the rater has gone through the hidden gold checks they
+ * missed, with the gold answers, and says so). At most one hold stands per rater and study; a
+ * lifted hold stays as a record. `study_claim` refuses a rater with a standing hold.
+ */
+export const raterHold = pgTable(
+	'rater_hold',
+	{
+		id: integer().primaryKey().generatedAlwaysAsIdentity(),
+		studyId: integer()
+			.notNull()
+			.references(() => study.id),
+		raterId: text()
+			.notNull()
+			.references(() => user.id),
+		kind: raterHoldKind().notNull(),
+		reason: text().notNull(),
+		createdBy: text()
+			.notNull()
+			.references(() => user.id),
+		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+		liftedAt: timestamp({ withTimezone: true }),
+		liftedBy: text().references(() => user.id),
+		/** Why it was lifted: the organiser's words, or the rater's finished retraining. */
+		liftNote: text()
+	},
+	(t) => [
+		uniqueIndex('rater_hold_standing')
+			.on(t.studyId, t.raterId)
+			.where(sql`${t.liftedAt} is null`)
+	]
+);
+export type RaterHold = typeof raterHold.$inferSelect;

@@ -29,3 +29,15 @@ export {
 	type QualificationStatus,
 	type RoundResult
 } from './qualification';
+export {
+	holdInputSchema,
+	holdRater,
+	liftHold,
+	listHolds,
+	retraining,
+	standingHolds,
+	type HoldInput,
+	type HoldRow,
+	type MissedCheck,
+	type Retraining
+} from './holds';

@@ -266,7 +266,7 @@ export async function feedbackPath(db: Db, publicId: string, raterId: string) {
  * Gold lines in the words of the rater's screen: an answer named by its letter there (`Answer B`),
  * never by its model — the feedback must not unblind the answers it explains.
  */
-async function asShown(db: Db, assignmentId: number, lines: GoldLine[]): Promise<GoldLine[]> {
+export async function asShown(db: Db, assignmentId: number, lines: GoldLine[]): Promise<GoldLine[]> {
 	const shown = rowsOf<{ source: string; position: number }>(
 		await db.execute(sql`select coalesce(m.name, 'reference') as source, ac.position
 			from assignment_candidate ac join candidate c on c.id = ac.candidate_id

@@ -23,7 +23,8 @@ export type ClaimResult =
 /**
  * Why a claim gave nothing: the study is not open; nothing is left for the rater; the study
  * requires a qualification round they have not passed; (qualification rounds) they passed, used
- * every attempt, or finished an attempt not yet scored; or a consent refusal (withdrawn, or a
+ * every attempt, or finished an attempt not yet scored; the organisers paused them or sent them
+ * back to training in this study (`quality/holds.ts`); or a consent refusal (withdrawn, or a
  * consent text to accept first).
  */
 export type ClaimRefusal =
@@ -33,6 +34,8 @@ export type ClaimRefusal =
 	| 'qualified'
 	| 'attempts_used'
 	| 'attempt_finished'
+	| 'paused'
+	| 'retraining'
 	| ConsentRefusal;
 
 /** The most answers a question can show: one letter each, A to Z. */
