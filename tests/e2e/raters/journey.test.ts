@@ -448,7 +448,7 @@ test('a physician from an institution signs in through its OpenID provider, appl
 		await rankShown(page, 'Bad');
 		await expect(page.getByRole('heading', { name: 'The expected answer' })).toBeVisible();
 		await expect(page.getByRole('status')).toContainText('You matched 0 of 4 expected labels.');
-		await expect(page.getByRole('row', { name: /Answer A — tag/ })).toContainText('okay');
+		await expect(page.getByRole('row', { name: /Response A — tag/ })).toContainText('okay');
 		await expect(page.getByText(EXPLANATION)).toBeVisible();
 		await expectAccessible(page, 'feedback after a qualification question');
 		await shoot(page, 'qualification-feedback');

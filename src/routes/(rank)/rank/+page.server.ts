@@ -8,7 +8,7 @@ import {
 	listOpenStudiesFor,
 	type ClaimRefusal
 } from '$lib/server/domain/studies';
-import { qualificationStatus, scoreAttempts } from '$lib/server/domain/quality';
+import { qualificationStatus, scoreAttempts, standingHolds } from '$lib/server/domain/quality';
 import { withdrawnStudies } from '$lib/server/domain/consent';
 import { DomainError, failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
@@ -17,9 +17,10 @@ import type { Actions, PageServerLoad } from './$types';
 export const load: PageServerLoad = async ({ locals, url }) => {
 	const user = requireRole(locals, 'physician', url);
 	const db = getDb();
-	const [studies, withdrawn] = await Promise.all([
+	const [studies, withdrawn, holds] = await Promise.all([
 		listOpenStudiesFor(db, user.id),
-		withdrawnStudies(db, user.id)
+		withdrawnStudies(db, user.id),
+		standingHolds(db, user.id)
 	]);
 	const rounds = await Promise.all(
 		studies
@@ -27,7 +28,11 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 			.map((s) => qualificationStatus(db, s.id, user.id))
 	);
 	return {
-		studies: studies.map((s) => ({ ...s, withdrawn: withdrawn.has(s.id) })),
+		studies: studies.map((s) => ({
+			...s,
+			withdrawn: withdrawn.has(s.id),
+			hold: holds.get(s.id) ?? null
+		})),
 		rounds: Object.fromEntries(rounds.filter((r) => r !== null).map((r) => [r.studyId, r])),
 		finished: url.searchParams.get('finished') === '1'
 	};
@@ -70,5 +75,8 @@ const REFUSALS: Record<ClaimRefusal, string> = {
 		'You have used every attempt at this qualification round. The organisers can tell you what comes next.',
 	attempt_finished: 'Your last attempt is being scored; please try again in a moment.',
 	withdrawn: 'You have withdrawn from this study, so it has no more work for you.',
-	consent_pending: 'Please read and accept this study’s consent text first.'
+	consent_pending: 'Please read and accept this study’s consent text first.',
+	paused: 'The organisers have paused your work in this study; they will tell you when it resumes.',
+	retraining:
+		'The organisers ask you to go through the checks you missed before you go on in this study.'
 };

@@ -16,13 +16,7 @@ import {
 	unique,
 	uniqueIndex
 } from 'drizzle-orm/pg-core';
-import {
-	applicationStatus,
-	exclusionSource,
-	raterHoldKind,
-	role,
-	withdrawalPolicy
-} from './enums';
+import { applicationStatus, exclusionSource, raterHoldKind, role, withdrawalPolicy } from './enums';
 import { APPLICABLE_ROLES } from '../../../constants';
 import { study, studyQuestion } from './study';
 import { institution, invitation, user } from './user';

@@ -195,7 +195,7 @@ describeEachDb('gold questions and qualification rounds', (h, kind) => {
 			await submit(claim.publicId, doctor, 'okay');
 			const feedback = (await assignmentFeedback(h.db, claim.publicId, doctor))!;
 			// Answers are named by the letter the rater saw, never by model.
-			for (const line of feedback.lines) expect(line.key).toMatch(/^Answer [A-D]\/tag$/);
+			for (const line of feedback.lines) expect(line.key).toMatch(/^Response [A-D]\/tag$/);
 			expect(
 				feedback.lines
 					.map(({ gold, given, matched }) => ({ gold, given, matched }))

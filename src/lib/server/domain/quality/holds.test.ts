@@ -182,7 +182,7 @@ describeEachDb('holds on a rater: pause and retraining', (h) => {
 			expect(m.explanation).toMatch(/^Why \d+$/);
 			expect(m.candidates.length).toBe(MODELS.length + 1);
 			// Answers by the letter the rater saw; no model's name anywhere in what the page gets.
-			for (const line of m.lines) expect(line.key).toMatch(/^Answer [A-D]\/tag$/);
+			for (const line of m.lines) expect(line.key).toMatch(/^Response [A-D]\/tag$/);
 			expect(JSON.stringify(m)).not.toMatch(/\bm[123]\b|reference/);
 		}
 		// Another rater cannot end it; the rater can.

@@ -7,6 +7,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../db/client';
 import { assignment, qualificationAttempt, study, studyQuestion, user } from '../../db/schema';
 import { wilson } from '../../../stats/blinding-attack';
+import { responseLetter } from '../studies';
 import { goldAnswers } from './gold';
 import { goldShare, scoreAgainstGold, type GoldLine } from './gold-compare';
 import { studyLabels } from './labels';
@@ -263,17 +264,27 @@ export async function feedbackPath(db: Db, publicId: string, raterId: string) {
 }
 
 /**
- * Gold lines in the words of the rater's screen: an answer named by its letter there (`Answer B`),
- * never by its model — the feedback must not unblind the answers it explains.
+ * Gold lines in the words of the rater's screen: an answer named as it is there — `Answer B` on a
+ * pairwise screen, `Response B` on the others — never by its model: the feedback must not unblind
+ * the answers it explains.
  */
-export async function asShown(db: Db, assignmentId: number, lines: GoldLine[]): Promise<GoldLine[]> {
-	const shown = rowsOf<{ source: string; position: number }>(
-		await db.execute(sql`select coalesce(m.name, 'reference') as source, ac.position
+export async function asShown(
+	db: Db,
+	assignmentId: number,
+	lines: GoldLine[]
+): Promise<GoldLine[]> {
+	const shown = rowsOf<{ source: string; position: number; design: string }>(
+		await db.execute(sql`select coalesce(m.name, 'reference') as source, ac.position, s.design
 			from assignment_candidate ac join candidate c on c.id = ac.candidate_id
+			join assignment a on a.id = ac.assignment_id
+			join study_question q on q.id = a.study_question_id join study s on s.id = q.study_id
 			left join model m on m.id = c.model_id where ac.assignment_id = ${assignmentId}`)
 	);
 	const letter = new Map(
-		shown.map((s) => [s.source, `Answer ${String.fromCharCode(65 + Number(s.position))}`])
+		shown.map((s) => [
+			s.source,
+			`${s.design === 'pairwise' ? 'Answer' : 'Response'} ${responseLetter(Number(s.position))}`
+		])
 	);
 	const word = (text: string | null) => (text === null ? null : (letter.get(text) ?? text));
 	return lines.map((l) => {

@@ -163,3 +163,4 @@ export {
 	type OfficialSentence,
 	type UnitStat
 } from './designs/evidence';
+export { responseLetter } from './shuffle';

@@ -1,8 +1,13 @@
+import { redirect } from '@sveltejs/kit';
 import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
+import { holdRater, liftHold, listHolds } from '$lib/server/domain/quality';
 import { benchmarkStudies, raterQualityReport } from '$lib/server/domain/rater-quality';
-import type { PageServerLoad } from './$types';
+import { failWith } from '$lib/server/errors';
+import { readForm } from '$lib/server/forms';
+import { RATER_HOLD_KINDS } from '$lib/constants';
+import type { Actions, PageServerLoad } from './$types';
 
 const querySchema = z.object({
 	study: z.coerce.number().int().positive().optional().catch(undefined)
@@ -14,6 +19,48 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 	const studies = await benchmarkStudies(db);
 	const { study } = querySchema.parse(Object.fromEntries(url.searchParams));
 	const chosen = studies.find((s) => s.id === study) ?? studies[0] ?? null;
-	const report = chosen ? await raterQualityReport(db, { studyId: chosen.id }) : null;
-	return { studies, chosen: chosen?.id ?? null, report };
+	const [report, holds] = chosen
+		? await Promise.all([raterQualityReport(db, { studyId: chosen.id }), listHolds(db, chosen.id)])
+		: [null, []];
+	return { studies, chosen: chosen?.id ?? null, report, holds };
+};
+
+const holdSchema = z.object({
+	studyId: z.coerce.number().int().positive(),
+	raterId: z.string().min(1, 'Choose the rater.').max(100),
+	kind: z.enum(RATER_HOLD_KINDS, { message: 'Choose pause or retraining.' }),
+	reason: z.string().trim().min(1, 'Say why, for the rater and the record.').max(2000)
+});
+const liftSchema = z.object({
+	studyId: z.coerce.number().int().positive(),
+	holdId: z.coerce.number().int().positive(),
+	note: z.string().trim().max(2000).default('')
+});
+
+export const actions: Actions = {
+	hold: async ({ locals, request }) => {
+		const user = requireRole(locals, 'organiser');
+		const input = await readForm(request, holdSchema);
+		if (!input.ok) return input.failure;
+		try {
+			await holdRater(getDb(), input.data, user.id);
+		} catch (e) {
+			return failWith(e, { values: input.data });
+		}
+		redirect(303, `/admin/raters?study=${input.data.studyId}#holds`);
+	},
+	lift: async ({ locals, request }) => {
+		const user = requireRole(locals, 'organiser');
+		const input = await readForm(request, liftSchema);
+		if (!input.ok) return input.failure;
+		try {
+			await liftHold(getDb(), input.data.holdId, user.id, {
+				by: 'organiser',
+				note: input.data.note
+			});
+		} catch (e) {
+			return failWith(e);
+		}
+		redirect(303, `/admin/raters?study=${input.data.studyId}#holds`);
+	}
 };
