@@ -1,15 +1,42 @@
 // The rater-quality dashboard at 1366×768, as an organiser reads it: a pairwise study judged by a
 // careful physician, one who always prefers the left answer and one who judges in 3 seconds
 // (src/lib/server/fixtures/rater-quality.ts), one question's pairs made gold afterwards; the two
-// are flagged, the careful one is not; axe-core.
+// are flagged, the careful one is not; then the reviewers of a dataset, on the same page; axe-core.
 import AxeBuilder from '@axe-core/playwright';
+import { qaItem } from '../../../src/lib/server/db/schema';
+import { PAIRS, addReview } from '../../../src/lib/server/fixtures/agreement-known';
 import { seedRaterQualityStudy } from '../../../src/lib/server/fixtures/rater-quality';
+import { validRecord } from '../../../src/lib/server/fixtures/records';
+import { seedUsers } from '../../../src/lib/server/fixtures/review';
+import { importQaFiles } from '../../../src/lib/server/domain/imports/qa-import';
+import { inArray } from 'drizzle-orm';
 import type { PrepareDatabase } from '../support/portal';
 import { expect, loginAs, test } from '../fixtures';
 
 const PREPARED: PrepareDatabase = {
 	async prepare(db) {
 		await seedRaterQualityStudy(db, { questions: 7, gold: 1 });
+		// A dataset whose six QA pairs two reviewers reviewed (primary, then secondary).
+		const records = PAIRS.map((_, i) => validRecord('short_answer', 9100 + i));
+		await importQaFiles(db, [{ fileName: 'reviews.json', text: JSON.stringify(records) }], {
+			actor: { userId: null, label: 'dashboard e2e' },
+			dataset: 'Dashboard reviews'
+		});
+		const items = await db
+			.select({ id: qaItem.id })
+			.from(qaItem)
+			.where(
+				inArray(
+					qaItem.question,
+					records.map((r) => String(r.question))
+				)
+			)
+			.orderBy(qaItem.id);
+		const [first, second] = await seedUsers(db, 2);
+		for (const [i, [v1, v2, r1, r2]] of PAIRS.entries()) {
+			await addReview(db, items[i].id, 'primary', first.id, v1, r1);
+			await addReview(db, items[i].id, 'secondary', second.id, v2, r2);
+		}
 	}
 };
 
@@ -55,6 +82,39 @@ test('an organiser opens /admin/raters and sees the flagged raters', async ({ pa
 	if (process.env.SHOTS_DIR)
 		await page.screenshot({
 			path: `${process.env.SHOTS_DIR}/raters-dashboard.png`,
+			fullPage: true
+		});
+});
+
+test("an organiser reads the reviewers' figures of a dataset", async ({ page }) => {
+	await loginAs(page, 'organiser');
+	await page.goto('/admin/raters');
+	const option = page.locator('#dataset option', { hasText: 'Dashboard reviews' });
+	await expect(option).toHaveText('Dashboard reviews (12 reviews)');
+	await page.getByLabel('Reviewers of').selectOption((await option.getAttribute('value'))!);
+	await page
+		.getByLabel('Reviewers of')
+		.locator('xpath=..')
+		.getByRole('button', { name: 'Show' })
+		.click();
+	await expect(page).toHaveURL(/dataset=\d+/);
+	await expect(page.getByText('2 reviewers on Dashboard reviews')).toBeVisible();
+	await expect(page.locator('p.notice')).toContainText('The review queue has no gold checks');
+	const rows = page.locator('section[aria-labelledby=raters] tbody tr');
+	await expect(rows).toHaveCount(2);
+	// Cohen's kappa of 44/116 on the twelve pairs of labels (see the domain test).
+	for (const row of await rows.all()) await expect(row).toContainText('0.38');
+	// Holds are for studies: no such section for reviewers.
+	await expect(page.locator('section#holds')).toHaveCount(0);
+	const results = await new AxeBuilder({ page })
+		.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+		.analyze();
+	expect(
+		results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+	).toEqual([]);
+	if (process.env.SHOTS_DIR)
+		await page.screenshot({
+			path: `${process.env.SHOTS_DIR}/raters-reviewers.png`,
 			fullPage: true
 		});
 });

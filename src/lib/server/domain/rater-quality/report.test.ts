@@ -1,7 +1,11 @@
 import { expect, it } from 'vitest';
 import { describeEachDb } from '../../db/testing';
 import { seedRaterQualityStudy } from '../../fixtures/rater-quality';
-import { raterQualityReport } from './report';
+import { qaItem } from '../../db/schema';
+import { PAIRS, addReview } from '../../fixtures/agreement-known';
+import { seedItems, seedUsers } from '../../fixtures/review';
+import { excludeJudgements } from '../exclusions';
+import { raterQualityReport, reviewedDatasets, reviewerQualityReport } from './report';
 
 describeEachDb('the rater-quality report', (h) => {
 	it('flags exactly the rater who always picks the left answer and the one who is too fast', async () => {
@@ -62,5 +66,56 @@ describeEachDb('the rater-quality report with gold questions', (h) => {
 			left.gold.share.value! < 0.8
 		);
 		expect(left.flags).toContain('prefers the left answer');
+	});
+});
+
+describeEachDb("the reviewers' quality report", (h) => {
+	it('gives a reviewer their agreement with the others who reviewed the same QA pairs, and leaves out an excluded reviewer', async () => {
+		await seedItems(h.db, 1, 'Reviewed set');
+		const items = (await h.db.select({ id: qaItem.id }).from(qaItem).orderBy(qaItem.id)).slice(
+			0,
+			PAIRS.length
+		);
+		const [first, second, organiser] = await seedUsers(h.db, 3);
+		for (const [i, [v1, v2, r1, r2]] of PAIRS.entries()) {
+			await addReview(h.db, items[i].id, 'primary', first.id, v1, r1);
+			await addReview(h.db, items[i].id, 'secondary', second.id, v2, r2);
+		}
+		const [dataset] = await reviewedDatasets(h.db);
+		expect(dataset).toMatchObject({ name: 'Reviewed set', reviews: 12 });
+		const report = (await reviewerQualityReport(h.db, {
+			datasetId: dataset.id,
+			resamples: 50
+		}))!;
+		expect(report).toMatchObject({ studyId: null, datasetId: dataset.id, design: 'verification' });
+		const mine = report.raters.find((r) => r.raterId === first.id)!;
+		expect(mine.judgements).toBe(6);
+		// Computed by hand: the 12 pairs of labels (6 verdicts, 6 relevances) agree 6 times
+		// (po = 1/2); the marginals give pe = (4·4 + 2·2 + 2·2 + 1·1 + 1·2 + 1·0 + 1·1)/144 = 28/144;
+		// kappa = (72 − 28)/(144 − 28) = 44/116.
+		expect(mine.peer.kappa.value).toBeCloseTo(44 / 116, 12);
+		expect([mine.peer.pairs, mine.peer.questions]).toEqual([12, 6]);
+		expect(mine.gold.share).toEqual({ value: null, reason: 'the review queue has no gold checks' });
+		expect(mine.position).toEqual({
+			kind: 'none',
+			reason: 'a reviewer sees one QA pair at a time'
+		});
+		expect(mine.flags).toEqual([]);
+		// Reproducible to the last digit.
+		expect(await reviewerQualityReport(h.db, { datasetId: dataset.id, resamples: 50 })).toEqual(
+			report
+		);
+
+		// Excluding the second reviewer (every study, so their reviews too) leaves the first
+		// without peers, and the report says why.
+		await excludeJudgements(
+			h.db,
+			{ raterId: second.id, studyId: null, from: null, until: null, reason: 'Test' },
+			organiser.id
+		);
+		const after = (await reviewerQualityReport(h.db, { datasetId: dataset.id, resamples: 50 }))!;
+		expect(after.raters.map((r) => r.raterId)).toEqual([first.id]);
+		expect(after.raters[0].peer.kappa.value).toBeNull();
+		expect(after.raters[0].peer.kappa.reason).toBeTruthy();
 	});
 });

@@ -31,6 +31,7 @@ import {
 	type GoldScore
 } from '../quality';
 import type { StudyDesign } from '../../../constants';
+import { reviewCounts } from '../exclusions';
 
 /** A rater is flagged for position bias when the test against no bias gives p below this. */
 export const POSITION_BIAS_P = 0.01;
@@ -75,10 +76,15 @@ export interface InstitutionQuality extends QualityFigures {
 	raters: number;
 }
 
+/** Whose judgements a report reads: a benchmark study's raters, or a dataset's reviewers. */
+export type Judged = StudyDesign | 'verification';
+
 export interface RaterQualityReport {
-	studyId: number;
+	/** The study, or null for a dataset's reviewers (then `datasetId` is set). */
+	studyId: number | null;
+	datasetId: number | null;
 	name: string;
-	design: StudyDesign;
+	design: Judged;
 	passMark: number;
 	thresholdMs: number;
 	seed: string;
@@ -127,7 +133,9 @@ interface Inputs {
 	competence: Map<string, { value: number; n: number }[]>;
 	thresholdMs: number;
 	passMark: number;
-	design: StudyDesign;
+	design: Judged;
+	/** Why gold accuracy is undefined for a subject without gold checks. */
+	noGold: string;
 	boot: { resamples: number; seed: string };
 }
 
@@ -145,7 +153,7 @@ function figures(s: Subject, all: Inputs): QualityFigures {
 		proportion(
 			xs.reduce((n, x) => n + x.matched, 0),
 			xs.reduce((n, x) => n + x.total, 0),
-			'no gold check yet'
+			all.noGold
 		);
 	const times = [...judgements.values()].flatMap((j) =>
 		j.timeOnTaskMs === null ? [] : [j.timeOnTaskMs]
@@ -166,7 +174,14 @@ function figures(s: Subject, all: Inputs): QualityFigures {
 			kind: 'first',
 			...firstShownRankedFirst([...s.members].flatMap((m) => all.firsts.get(m) ?? []))
 		};
-	else position = { kind: 'none', reason: 'the design shows one answer at a time' };
+	else
+		position = {
+			kind: 'none',
+			reason:
+				all.design === 'verification'
+					? 'a reviewer sees one QA pair at a time'
+					: 'the design shows one answer at a time'
+		};
 
 	const parts = [...s.members].flatMap((m) => all.competence.get(m) ?? []);
 	const n = parts.reduce((a, p) => a + p.n, 0);
@@ -352,6 +367,37 @@ export async function raterQualityReport(
 				{ answers: Number(r.answers), firstShownRankedFirst: Boolean(r.first) }
 			]);
 
+	const inputs: Inputs = {
+		live,
+		liveRaw,
+		gold,
+		left,
+		firsts,
+		competence,
+		thresholdMs,
+		passMark: s.passMark,
+		design: s.design,
+		noGold: 'no gold check yet',
+		boot
+	};
+	return {
+		...(await assemble(db, inputs)),
+		studyId: s.id,
+		datasetId: null,
+		name: s.name,
+		design: s.design,
+		passMark: s.passMark,
+		thresholdMs,
+		seed: boot.seed,
+		resamples: boot.resamples
+	};
+}
+
+/** Every rater's and every institution's figures from the inputs, with their names. */
+async function assemble(
+	db: Db,
+	{ liveRaw, gold, ...inputs }: Inputs
+): Promise<Pick<RaterQualityReport, 'raters' | 'institutions'>> {
 	const people = await db
 		.select({
 			id: user.id,
@@ -365,18 +411,6 @@ export async function raterQualityReport(
 		.orderBy(asc(user.pseudonym));
 	const raterIds = new Set([...liveRaw.map((j) => j.raterId), ...gold.map((g) => g.raterId)]);
 	const raters = people.filter((p) => raterIds.has(p.id));
-	const inputs: Inputs = {
-		live,
-		liveRaw,
-		gold,
-		left,
-		firsts,
-		competence,
-		thresholdMs,
-		passMark: s.passMark,
-		design: s.design,
-		boot
-	};
 	const institutions = [...new Map(raters.map((r) => [r.institutionId, r.institution]))]
 		.sort((a, b) => a[1].localeCompare(b[1]))
 		.map(([id, name]) => {
@@ -385,24 +419,120 @@ export async function raterQualityReport(
 				institutionId: id,
 				institution: name,
 				raters: members.size,
-				...figures({ id: `institution:${id}`, members }, inputs)
+				...figures({ id: `institution:${id}`, members }, { liveRaw, gold, ...inputs })
 			};
 		});
 	return {
-		studyId: s.id,
-		name: s.name,
-		design: s.design,
-		passMark: s.passMark,
-		thresholdMs,
-		seed: boot.seed,
-		resamples: boot.resamples,
 		raters: raters.map((r) => ({
 			raterId: r.id,
 			pseudonym: r.pseudonym,
 			displayName: r.displayName,
 			institution: r.institution,
-			...figures({ id: r.id, members: new Set([r.id]) }, inputs)
+			...figures({ id: r.id, members: new Set([r.id]) }, { liveRaw, gold, ...inputs })
 		})),
 		institutions
+	};
+}
+
+/** The datasets whose reviewers an organiser can read the report of, newest first. */
+export async function reviewedDatasets(db: Db) {
+	return rowsOf<{ id: number; name: string; reviews: number }>(
+		await db.execute(sql`select d.id, d.name, count(r.id)::int as reviews
+			from dataset d join qa_item i on i.dataset_id = d.id join review r on r.item_id = i.id
+			group by d.id, d.name order by d.id desc`)
+	).map((d) => ({ id: Number(d.id), name: d.name, reviews: Number(d.reviews) }));
+}
+
+/**
+ * The same figures for the medical students who verify a dataset's QA pairs: each counted review
+ * (its latest revision, primary or secondary, without an exclusion of every study covering it)
+ * gives two labels of its item — the verdict and the GP relevance — so agreement with peers is
+ * Cohen's kappa against the other reviewers of the same items (the secondary sample), competence a
+ * Dawid–Skene model per label, and time on task the review's. No gold checks run in the review
+ * queue, so gold accuracy is undefined with that reason; position bias does not apply. Null when
+ * the dataset does not exist.
+ */
+export async function reviewerQualityReport(
+	db: Db,
+	opts: { datasetId: number; seed?: string; resamples?: number }
+): Promise<RaterQualityReport | null> {
+	const [d] = rowsOf<{ id: number; name: string }>(
+		await db.execute(sql`select id, name from dataset where id = ${opts.datasetId}`)
+	);
+	if (!d) return null;
+	const boot = {
+		resamples: opts.resamples ?? REPORT_RESAMPLES,
+		seed: opts.seed ?? `reviewer-quality-${d.id}`
+	};
+	const reviews = rowsOf<{
+		id: number;
+		item: number;
+		reviewer: string;
+		verdict: string;
+		relevance: number;
+		ms: number | null;
+		at: Date | string;
+	}>(
+		await db.execute(sql`select r.id, r.item_id as item, r.reviewer_id as reviewer, r.verdict,
+				r.relevance, r.time_on_task_ms as ms, r.submitted_at as at
+			from review r join qa_item i on i.id = r.item_id
+			where i.dataset_id = ${d.id}
+				and not exists (select 1 from review n where n.supersedes_id = r.id)
+				and ${reviewCounts(sql`r.reviewer_id`, sql`r.submitted_at`)}
+			order by r.id`)
+	);
+	const live: UnitLabel[] = reviews.flatMap((r) =>
+		(['verdict', 'relevance'] as const).map((key) => ({
+			question: `i${r.item}#${r.id}`,
+			unit: `${r.item}/${key}`,
+			rater: r.reviewer,
+			label: String(r[key])
+		}))
+	);
+	const liveRaw: Inputs['liveRaw'] = reviews.map((r) => ({
+		raterId: r.reviewer,
+		assignmentId: Number(r.id),
+		submittedAt: new Date(r.at),
+		timeOnTaskMs: r.ms === null ? null : Number(r.ms)
+	}));
+	const thresholdMs = fastThreshold(
+		liveRaw.flatMap((j) => (j.timeOnTaskMs === null ? [] : [j.timeOnTaskMs]))
+	);
+	const competence = new Map<string, { value: number; n: number }[]>();
+	for (const key of ['relevance', 'verdict'] as const) {
+		const fit = dawidSkene(
+			reviews.map((r) => ({ item: String(r.item), annotator: r.reviewer, label: String(r[key]) }))
+		);
+		if (!fit.ok) continue;
+		for (const a of fit.annotators)
+			if (a.competence.value !== null)
+				competence.set(a.annotator, [
+					...(competence.get(a.annotator) ?? []),
+					{ value: a.competence.value, n: a.n }
+				]);
+	}
+	const inputs: Inputs = {
+		live,
+		liveRaw,
+		gold: [],
+		left: new Map(),
+		firsts: new Map(),
+		competence,
+		thresholdMs,
+		passMark: 0,
+		design: 'verification',
+		noGold: 'the review queue has no gold checks',
+		boot
+	};
+	return {
+		...(await assemble(db, inputs)),
+		studyId: null,
+		datasetId: Number(d.id),
+		name: d.name,
+		design: 'verification',
+		passMark: 0,
+		thresholdMs,
+		seed: boot.seed,
+		resamples: boot.resamples
 	};
 }

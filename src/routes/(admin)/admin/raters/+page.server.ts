@@ -3,26 +3,38 @@ import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import { holdRater, liftHold, listHolds } from '$lib/server/domain/quality';
-import { benchmarkStudies, raterQualityReport } from '$lib/server/domain/rater-quality';
+import {
+	benchmarkStudies,
+	raterQualityReport,
+	reviewedDatasets,
+	reviewerQualityReport
+} from '$lib/server/domain/rater-quality';
 import { failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import { RATER_HOLD_KINDS } from '$lib/constants';
 import type { Actions, PageServerLoad } from './$types';
 
 const querySchema = z.object({
-	study: z.coerce.number().int().positive().optional().catch(undefined)
+	study: z.coerce.number().int().positive().optional().catch(undefined),
+	dataset: z.coerce.number().int().positive().optional().catch(undefined)
 });
 
 export const load: PageServerLoad = async ({ locals, url }) => {
 	requireRole(locals, 'organiser', url);
 	const db = getDb();
-	const studies = await benchmarkStudies(db);
-	const { study } = querySchema.parse(Object.fromEntries(url.searchParams));
-	const chosen = studies.find((s) => s.id === study) ?? studies[0] ?? null;
+	const [studies, datasets] = await Promise.all([benchmarkStudies(db), reviewedDatasets(db)]);
+	const query = querySchema.parse(Object.fromEntries(url.searchParams));
+	// A dataset's reviewers when one is asked for, else a study's raters (the newest by default).
+	const dataset = datasets.find((d) => d.id === query.dataset) ?? null;
+	if (dataset) {
+		const report = await reviewerQualityReport(db, { datasetId: dataset.id });
+		return { studies, datasets, chosen: null, chosenDataset: dataset.id, report, holds: [] };
+	}
+	const chosen = studies.find((s) => s.id === query.study) ?? studies[0] ?? null;
 	const [report, holds] = chosen
 		? await Promise.all([raterQualityReport(db, { studyId: chosen.id }), listHolds(db, chosen.id)])
 		: [null, []];
-	return { studies, chosen: chosen?.id ?? null, report, holds };
+	return { studies, datasets, chosen: chosen?.id ?? null, chosenDataset: null, report, holds };
 };
 
 const holdSchema = z.object({
