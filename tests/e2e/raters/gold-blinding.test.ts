@@ -10,19 +10,8 @@ import type { Page } from '@playwright/test';
 import { unflatten } from 'devalue';
 import { and, eq, inArray } from 'drizzle-orm';
 import { openDatabase } from '../../../src/lib/server/db/client';
-import {
-	assignment,
-	model,
-	qaItem,
-	study,
-	studyQuestion,
-	user
-} from '../../../src/lib/server/db/schema';
-import { validRecord } from '../../../src/lib/server/fixtures/records';
-import { importQaFiles } from '../../../src/lib/server/domain/imports/qa-import';
-import { importResponses } from '../../../src/lib/server/domain/imports/response-import';
-import { importGold } from '../../../src/lib/server/domain/quality/gold';
-import { changeStudyState, createStudy } from '../../../src/lib/server/domain/studies/studies';
+import { assignment, studyQuestion } from '../../../src/lib/server/db/schema';
+import { accountId, seedGoldStudy } from './gold-study';
 import { E2E_ACCOUNTS } from '../support/accounts';
 import { expect, loginAs, test } from '../fixtures';
 
@@ -36,72 +25,20 @@ const MODELS = ['gold-e2e-alpha', 'gold-e2e-beta', 'gold-e2e-gamma'];
 test.use({
 	prepareDatabase: {
 		async prepare(db) {
-			const [organiser] = await db
-				.select({ id: user.id })
-				.from(user)
-				.where(eq(user.email, E2E_ACCOUNTS.organiser.email));
+			const organiser = await accountId(db, E2E_ACCOUNTS.organiser.email);
 			// Thirty short-answer items of one kind, each answered alike by three models, so pages
-			// differ by their text only.
-			const actor = { userId: organiser.id, label: 'gold blinding e2e' };
-			const records = Array.from({ length: 30 }, (_, i) => validRecord('short_answer', 7000 + i));
-			await importQaFiles(db, [{ fileName: 'gold.json', text: JSON.stringify(records) }], {
-				actor
+			// differ by their text only; every third question is gold, so gold and live questions
+			// are drawn from the same items.
+			await seedGoldStudy(db, organiser, {
+				name: STUDY,
+				models: MODELS,
+				items: 30,
+				seed: 7000,
+				response: (item) => `Answer: ${item.question.length} mg`,
+				gold: (i) => i % 3 === 0,
+				explanation: 'The first demo model answers this one well.',
+				settings: { goldEvery: 2 }
 			});
-			const items = await db
-				.select({ id: qaItem.id, question: qaItem.question })
-				.from(qaItem)
-				.where(
-					inArray(
-						qaItem.question,
-						records.map((r) => String(r.question))
-					)
-				);
-			const lines = items.flatMap((item) =>
-				MODELS.map((m) =>
-					JSON.stringify({
-						item: item.id,
-						model: m,
-						response: `Answer: ${item.question.length} mg`
-					})
-				)
-			);
-			await importResponses(db, [{ fileName: 'gold.jsonl', text: lines.join('\n') }], { actor });
-			const models = await db
-				.select({ id: model.id })
-				.from(model)
-				.where(inArray(model.name, MODELS));
-			const s = await createStudy(
-				db,
-				{
-					name: STUDY,
-					selection: { itemIds: items.map((i) => i.id) },
-					modelIds: models.map((m) => m.id),
-					ratersPerQuestion: 2
-				},
-				organiser.id,
-				{ confirm: true }
-			);
-			await changeStudyState(db, s.id, 'open', organiser.id, { confirm: true });
-			await db.update(study).set({ goldEvery: 2 }).where(eq(study.id, s.id));
-			const questions = await db
-				.select({ id: studyQuestion.id })
-				.from(studyQuestion)
-				.where(eq(studyQuestion.studyId, s.id))
-				.orderBy(studyQuestion.id);
-			// Every third question is gold: gold and live questions are drawn from the same items.
-			const gold = questions.filter((_, i) => i % 3 === 0);
-			await importGold(
-				db,
-				s.id,
-				JSON.stringify(
-					gold.map((q) => ({
-						question_id: q.id,
-						labels: { [`${MODELS[0]}/tag`]: 'good' },
-						explanation: 'The first demo model answers this one well.'
-					}))
-				),
-				organiser.id
-			);
 		}
 	}
 });

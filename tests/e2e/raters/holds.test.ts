@@ -5,23 +5,7 @@
 // axe-core on the retraining page and the organiser's section.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { eq, inArray, sql } from 'drizzle-orm';
-import { rowsOf } from '../../../src/lib/server/db/client';
-import {
-	assignment,
-	model,
-	qaItem,
-	study,
-	studyQuestion,
-	user
-} from '../../../src/lib/server/db/schema';
-import { validRecord } from '../../../src/lib/server/fixtures/records';
-import { importQaFiles } from '../../../src/lib/server/domain/imports/qa-import';
-import { importResponses } from '../../../src/lib/server/domain/imports/response-import';
-import { importGold } from '../../../src/lib/server/domain/quality/gold';
-import { claimNext } from '../../../src/lib/server/domain/studies/queue';
-import { changeStudyState, createStudy } from '../../../src/lib/server/domain/studies/studies';
-import { submitRanking } from '../../../src/lib/server/domain/studies/designs/ranking/rankings';
+import { accountId, judgeAllBad, seedGoldStudy } from './gold-study';
 import { E2E_ACCOUNTS } from '../support/accounts';
 import { expect, loginAs, test } from '../fixtures';
 
@@ -35,92 +19,21 @@ test.use({
 	viewport: { width: 1366, height: 768 },
 	prepareDatabase: {
 		async prepare(db) {
-			const byEmail = async (email: string) =>
-				(await db.select({ id: user.id }).from(user).where(eq(user.email, email)))[0].id;
-			const organiser = await byEmail(E2E_ACCOUNTS.organiser.email);
-			const doctor = await byEmail(E2E_ACCOUNTS.physician.email);
-			const actor = { userId: organiser, label: 'holds e2e' };
-			const records = Array.from({ length: 12 }, (_, i) => validRecord('short_answer', 7300 + i));
-			await importQaFiles(db, [{ fileName: 'holds.json', text: JSON.stringify(records) }], {
-				actor
+			const organiser = await accountId(db, E2E_ACCOUNTS.organiser.email);
+			const doctor = await accountId(db, E2E_ACCOUNTS.physician.email);
+			const studyId = await seedGoldStudy(db, organiser, {
+				name: STUDY,
+				models: MODELS,
+				items: 12,
+				seed: 7300,
+				response: (item, i) => `Answer ${i}: ${item.id} mg`,
+				gold: (i) => i % 3 === 0,
+				explanation: WHY,
+				settings: { goldEvery: 2 }
 			});
-			const items = await db
-				.select({ id: qaItem.id, question: qaItem.question })
-				.from(qaItem)
-				.where(
-					inArray(
-						qaItem.question,
-						records.map((r) => String(r.question))
-					)
-				);
-			const lines = items.flatMap((item) =>
-				MODELS.map((m, i) =>
-					JSON.stringify({ item: item.id, model: m, response: `Answer ${i}: ${item.id} mg` })
-				)
-			);
-			await importResponses(db, [{ fileName: 'holds.jsonl', text: lines.join('\n') }], { actor });
-			const models = await db
-				.select({ id: model.id })
-				.from(model)
-				.where(inArray(model.name, MODELS));
-			const s = await createStudy(
-				db,
-				{
-					name: STUDY,
-					selection: { itemIds: items.map((i) => i.id) },
-					modelIds: models.map((m) => m.id),
-					ratersPerQuestion: 2
-				},
-				organiser,
-				{ confirm: true }
-			);
-			await changeStudyState(db, s.id, 'open', organiser, { confirm: true });
-			await db.update(study).set({ goldEvery: 2 }).where(eq(study.id, s.id));
-			const questions = await db
-				.select({ id: studyQuestion.id })
-				.from(studyQuestion)
-				.where(eq(studyQuestion.studyId, s.id))
-				.orderBy(studyQuestion.id);
-			await importGold(
-				db,
-				s.id,
-				JSON.stringify(
-					questions
-						.filter((_, i) => i % 3 === 0)
-						.map((q) => ({
-							question_id: q.id,
-							labels: { [`${MODELS[0]}/tag`]: 'good' },
-							explanation: WHY
-						}))
-				),
-				organiser
-			);
 			// The physician has judged four questions, tagging every answer bad: each gold check
 			// they met is missed.
-			for (let n = 0; n < 4; n++) {
-				const claim = await claimNext(db, s.id, doctor);
-				if (claim.status !== 'assigned') throw new Error(`no question: ${claim.reason}`);
-				const [a] = await db
-					.select({ id: assignment.id })
-					.from(assignment)
-					.where(eq(assignment.publicId, claim.publicId));
-				const shown = rowsOf<{ id: string }>(
-					await db.execute(sql`select public_id as id from assignment_candidate
-						where assignment_id = ${a.id} order by position`)
-				);
-				await submitRanking(db, doctor, {
-					assignmentId: claim.publicId,
-					idempotencyKey: `hold-${claim.publicId}`,
-					timeOnTaskMs: 30_000,
-					entries: shown.map((c, i) => ({
-						candidateId: c.id,
-						rank: i + 1,
-						tag: 'bad',
-						errorTypes: []
-					})),
-					confirmInconsistent: true
-				} as never);
-			}
+			await judgeAllBad(db, studyId, doctor, 4);
 		}
 	}
 });

@@ -165,10 +165,13 @@ BEGIN
 		RETURN jsonb_build_object('status', 'assigned', 'publicId', v_held, 'resumed', true,
 			'view', CASE WHEN p_with_view THEN study_assignment_view(v_held, p_physician) END);
 	END IF;
-	-- A qualification round goes in attempts: a passed round, or one whose attempts are used, gives
-	-- nothing more; a finished attempt waits for its score (quality/qualification.ts scoreAttempts)
-	-- before the next one starts.
+	-- A qualification round goes in attempts: a passed round, or one whose attempts are used (the
+	-- round's own and the rater's grants), gives nothing more; a finished attempt waits for its
+	-- score (quality/qualification.ts scoreAttempts) before the next one starts.
 	IF v_purpose = 'qualification' THEN
+		-- The round's attempts, and any an organiser added for this rater (quality/grants.ts).
+		v_max_attempts := v_max_attempts + coalesce((SELECT sum(g.attempts)::integer
+			FROM qualification_grant g WHERE g.study_id = p_study AND g.rater_id = p_physician), 0);
 		IF EXISTS (SELECT 1 FROM qualification_attempt
 			WHERE study_id = p_study AND rater_id = p_physician AND passed) THEN
 			RETURN jsonb_build_object('status', 'none', 'reason', 'qualified');

@@ -262,3 +262,33 @@ export const raterHold = pgTable(
 	]
 );
 export type RaterHold = typeof raterHold.$inferSelect;
+
+/**
+ * Attempts an organiser added to a qualification round for one rater (who failed the attempts the
+ * round allows, say, and has been trained since): the rater's attempts are the round's
+ * `max_attempts` plus the sum of their grants. Each new attempt draws questions of the round the
+ * rater has not had, so a grant is refused when too few are left.
+ */
+export const qualificationGrant = pgTable(
+	'qualification_grant',
+	{
+		id: integer().primaryKey().generatedAlwaysAsIdentity(),
+		studyId: integer()
+			.notNull()
+			.references(() => study.id),
+		raterId: text()
+			.notNull()
+			.references(() => user.id),
+		attempts: integer().notNull(),
+		reason: text().notNull(),
+		grantedBy: text()
+			.notNull()
+			.references(() => user.id),
+		grantedAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+	},
+	(t) => [
+		index('qualification_grant_rater').on(t.studyId, t.raterId),
+		check('qualification_grant_attempts', sql`${t.attempts} between 1 and 10`)
+	]
+);
+export type QualificationGrant = typeof qualificationGrant.$inferSelect;

@@ -1,12 +1,11 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
-import { rowsOf } from '../../db/client';
-import { assignment, goldLabel, study } from '../../db/schema';
+import { goldLabel, study } from '../../db/schema';
 import { describeEachDb } from '../../db/testing';
+import { submitGoldRanking } from '../../fixtures/gold';
 import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
 import { claimNext } from '../studies/queue';
 import { changeStudyState, createStudy } from '../studies/studies';
-import { submitRanking } from '../studies/designs/ranking/rankings';
 import { goldTemplate, importGold, listGold } from './gold';
 import { roundResults } from './qualification';
 
@@ -119,26 +118,6 @@ describeEachDb('the gold template and a round’s results', (h) => {
 		expect(await roundResults(h.db, studyId)).toEqual([]);
 	});
 
-	/** Submits the rater's held assignment, tagging m1 `m1Tag` and the others bad. */
-	async function submit(publicId: string, rater: string, m1Tag: 'good' | 'okay' | 'bad') {
-		const [a] = await h.db.select().from(assignment).where(eq(assignment.publicId, publicId));
-		const names = rowsOf<{ id: string; model: string }>(
-			await h.db.execute(sql`select ac.public_id as id, coalesce(m.name, 'reference') as model
-				from assignment_candidate ac join candidate c on c.id = ac.candidate_id
-				left join model m on m.id = c.model_id where ac.assignment_id = ${a.id}
-				order by ac.position`)
-		);
-		await submitRanking(h.db, rater, {
-			assignmentId: publicId,
-			idempotencyKey: `k-${publicId}`,
-			timeOnTaskMs: 20_000,
-			entries: names.map((n, i) => ({
-				candidateId: n.id,
-				rank: i + 1,
-				tag: n.model === 'm1' ? m1Tag : 'bad',
-				errorTypes: []
-			})),
-			confirmInconsistent: true
-		} as never);
-	}
+	const submit = (publicId: string, rater: string, m1Tag: 'good' | 'okay' | 'bad') =>
+		submitGoldRanking(h.db, publicId, rater, m1Tag);
 });

@@ -1,12 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
 import { rowsOf } from '../../db/client';
-import { assignment, study, studyQuestion } from '../../db/schema';
+import { assignment, studyQuestion } from '../../db/schema';
 import { describeEachDb } from '../../db/testing';
-import { insertUsers, seedRankingContent } from '../../fixtures/ranking';
+import { goldStudies, submitGoldRanking } from '../../fixtures/gold';
+import { insertUsers } from '../../fixtures/ranking';
 import { claimNext, getAssignmentView } from '../studies/queue';
-import { changeStudyState, createStudy } from '../studies/studies';
-import { submitRanking } from '../studies/designs/ranking/rankings';
 import { importGold } from './gold';
 import {
 	assignmentFeedback,
@@ -14,89 +13,21 @@ import {
 	qualificationStatus,
 	scoreAttempts
 } from './qualification';
-
-const MODELS = ['m1', 'm2', 'm3'];
 const LEASE = 30 * 60_000;
 
 describeEachDb('gold questions and qualification rounds', (h, kind) => {
 	let organiser: string;
 	let doctors: string[];
-	let seeded: number[] | undefined;
+	let goldStudy: ReturnType<typeof goldStudies>;
 	beforeEach(async () => {
-		seeded = undefined;
 		[organiser] = await insertUsers(h.db, 1, ['organiser']);
 		// Enough physicians for any k below (a study refuses a k no account can fill).
 		doctors = await insertUsers(h.db, 20, ['physician']);
+		goldStudy = goldStudies(h.db, organiser);
 	});
 
-	/** An open ranking study of `count` questions, the last `gold` of them made gold (m1 good). */
-	async function goldStudy(
-		count: number,
-		gold: number,
-		settings: Partial<typeof study.$inferInsert> = {},
-		k = 3
-	) {
-		// One seeding per test: a second study of the test draws on the same items.
-		seeded ??= (await seedRankingContent(h.db, { count, models: MODELS })).modelIds;
-		const modelIds = seeded;
-		const s = await createStudy(
-			h.db,
-			{
-				name: `G${count}-${gold}-${Math.random()}`,
-				selection: { types: [] },
-				modelIds,
-				ratersPerQuestion: k
-			},
-			organiser,
-			{ confirm: true }
-		);
-		await changeStudyState(h.db, s.id, 'open', organiser, { confirm: true });
-		if (Object.keys(settings).length > 0)
-			await h.db.update(study).set(settings).where(eq(study.id, s.id));
-		const questions = await h.db
-			.select({ id: studyQuestion.id })
-			.from(studyQuestion)
-			.where(eq(studyQuestion.studyId, s.id))
-			.orderBy(studyQuestion.id);
-		const goldIds = questions.slice(count - gold).map((q) => q.id);
-		if (gold > 0)
-			await importGold(
-				h.db,
-				s.id,
-				JSON.stringify(
-					goldIds.map((id) => ({
-						question_id: id,
-						labels: { 'm1/tag': 'good', 'm2/tag': 'bad' },
-						explanation: `Why ${id}`
-					}))
-				),
-				organiser
-			);
-		return { studyId: s.id, goldIds: new Set(goldIds) };
-	}
-
-	/** Submits the rater's held assignment, tagging m1 `m1Tag` and the others bad. */
-	async function submit(publicId: string, rater: string, m1Tag: 'good' | 'okay' | 'bad') {
-		const [a] = await h.db.select().from(assignment).where(eq(assignment.publicId, publicId));
-		const names = rowsOf<{ id: string; model: string }>(
-			await h.db.execute(sql`select ac.public_id as id, coalesce(m.name, 'reference') as model
-				from assignment_candidate ac join candidate c on c.id = ac.candidate_id
-				left join model m on m.id = c.model_id where ac.assignment_id = ${a.id}
-				order by ac.position`)
-		);
-		await submitRanking(h.db, rater, {
-			assignmentId: publicId,
-			idempotencyKey: `k-${publicId}`,
-			timeOnTaskMs: 20_000,
-			entries: names.map((n, i) => ({
-				candidateId: n.id,
-				rank: i + 1,
-				tag: n.model === 'm1' ? m1Tag : 'bad',
-				errorTypes: []
-			})),
-			confirmInconsistent: true
-		} as never);
-	}
+	const submit = (publicId: string, rater: string, m1Tag: 'good' | 'okay' | 'bad') =>
+		submitGoldRanking(h.db, publicId, rater, m1Tag);
 
 	it('serves one hidden gold check in every block of N claims, at an unpredictable place', async () => {
 		// 2,000 claims (Postgres; 400 on the embedded database, which is slower): each rater claims

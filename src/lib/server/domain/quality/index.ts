@@ -20,6 +20,7 @@ export {
 	assignmentFeedback,
 	feedbackPath,
 	goldAccuracy,
+	grantedAttempts,
 	qualificationStatus,
 	roundResults,
 	scoreAttempts,
@@ -41,3 +42,10 @@ export {
 	type MissedCheck,
 	type Retraining
 } from './holds';
+export {
+	MAX_GRANTED_ATTEMPTS,
+	grantAttempts,
+	grantInputSchema,
+	listGrants,
+	type GrantInput
+} from './grants';

@@ -1,7 +1,8 @@
 // Qualification rounds and live gold accuracy. A qualification round is a study of purpose
 // `qualification` whose questions are all gold: a rater works it in attempts of
 // `questionsPerAttempt` questions, sees the gold answer after each, and passes an attempt whose
-// gold accuracy reaches the pass mark; `maxAttempts` bounds the tries. A benchmark study that
+// gold accuracy reaches the pass mark; `maxAttempts`, plus the attempts an organiser granted the
+// rater (./grants.ts), bounds the tries. A benchmark study that
 // names the round admits only raters who passed it (study_claim, study.sql).
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../db/client';
@@ -40,7 +41,8 @@ export async function scoreAttempts(
 			order by a.submitted_at, a.id`)
 	).map((r) => Number(r.id));
 	const recorded = await attemptsOf(db, studyId, raterId);
-	const finished = Math.min(Math.floor(submitted.length / s.questionsPerAttempt), s.maxAttempts);
+	const allowed = s.maxAttempts + (await grantedAttempts(db, studyId, raterId));
+	const finished = Math.min(Math.floor(submitted.length / s.questionsPerAttempt), allowed);
 	if (finished > recorded.length) {
 		const scores = scoreAgainstGold(
 			await studyLabels(db, studyId, { questions: 'gold', raterIds: [raterId] }),
@@ -66,6 +68,15 @@ export async function scoreAttempts(
 	return attemptsOf(db, studyId, raterId);
 }
 
+/** The attempts organisers granted a rater at a round beyond its `maxAttempts`. */
+export async function grantedAttempts(db: Db, studyId: number, raterId: string) {
+	const [{ n }] = rowsOf<{ n: number }>(
+		await db.execute(sql`select coalesce(sum(attempts), 0)::int as n from qualification_grant
+			where study_id = ${studyId} and rater_id = ${raterId}`)
+	);
+	return Number(n);
+}
+
 async function attemptsOf(db: Db, studyId: number, raterId: string): Promise<AttemptResult[]> {
 	return db
 		.select({
@@ -88,7 +99,10 @@ export interface QualificationStatus {
 	name: string;
 	passMark: number;
 	questionsPerAttempt: number;
+	/** The attempts this rater may make in all: the round's, plus those granted to them. */
 	maxAttempts: number;
+	/** Of those, the attempts organisers granted this rater beyond the round's. */
+	granted: number;
 	attempts: AttemptResult[];
 	passed: boolean;
 	/** Attempts the rater may still start (0 once passed). */
@@ -112,15 +126,17 @@ export async function qualificationStatus(
 			where q.study_id = ${studyId} and a.physician_id = ${raterId} and a.state = 'submitted'`)
 	);
 	const passed = attempts.some((a) => a.passed);
+	const granted = await grantedAttempts(db, studyId, raterId);
 	return {
 		studyId,
 		name: s.name,
 		passMark: s.passMark,
 		questionsPerAttempt: s.questionsPerAttempt,
-		maxAttempts: s.maxAttempts,
+		maxAttempts: s.maxAttempts + granted,
+		granted,
 		attempts,
 		passed,
-		attemptsLeft: passed ? 0 : Math.max(0, s.maxAttempts - attempts.length),
+		attemptsLeft: passed ? 0 : Math.max(0, s.maxAttempts + granted - attempts.length),
 		inAttempt: passed ? 0 : Number(n) - attempts.length * s.questionsPerAttempt
 	};
 }
@@ -304,6 +320,8 @@ export interface RoundResult {
 	submitted: number;
 	attempts: AttemptResult[];
 	passed: boolean;
+	/** Attempts organisers granted the rater beyond the round's own. */
+	granted: number;
 	/** Attempts still open to the rater (0 once passed). */
 	attemptsLeft: number;
 }
@@ -326,6 +344,7 @@ export async function roundResults(db: Db, studyId: number): Promise<RoundResult
 	for (const r of raters) {
 		const attempts = await scoreAttempts(db, studyId, r.id);
 		const passed = attempts.some((a) => a.passed);
+		const granted = await grantedAttempts(db, studyId, r.id);
 		results.push({
 			raterId: r.id,
 			pseudonym: r.pseudonym,
@@ -333,7 +352,8 @@ export async function roundResults(db: Db, studyId: number): Promise<RoundResult
 			submitted: Number(r.n),
 			attempts,
 			passed,
-			attemptsLeft: passed ? 0 : Math.max(0, s.maxAttempts - attempts.length)
+			granted,
+			attemptsLeft: passed ? 0 : Math.max(0, s.maxAttempts + granted - attempts.length)
 		});
 	}
 	return results;

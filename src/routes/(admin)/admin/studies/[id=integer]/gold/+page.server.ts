@@ -3,9 +3,12 @@ import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import {
+	MAX_GRANTED_ATTEMPTS,
 	goldAccuracy,
+	grantAttempts,
 	importGold,
 	listGold,
+	listGrants,
 	removeGold,
 	roundResults
 } from '$lib/server/domain/quality';
@@ -28,11 +31,12 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 	const study = await getStudy(db, Number(params.id));
 	if (!study) error(404, 'No such study.');
 	const benchmark = study.purpose === 'benchmark';
-	const [gold, accuracy, results, rounds] = await Promise.all([
+	const [gold, accuracy, results, rounds, grants] = await Promise.all([
 		listGold(db, study.id),
 		benchmark ? goldAccuracy(db, study.id) : [],
 		benchmark ? [] : roundResults(db, study.id),
-		listQualificationRounds(db)
+		listQualificationRounds(db),
+		benchmark ? [] : listGrants(db, study.id)
 	]);
 	const required = study.qualificationStudyId
 		? await getStudy(db, study.qualificationStudyId)
@@ -58,6 +62,8 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 		gold,
 		accuracy,
 		results,
+		grants,
+		maxGranted: MAX_GRANTED_ATTEMPTS,
 		maxSizeMb: MAX_GOLD_SIZE / 1024 / 1024
 	};
 };
@@ -70,6 +76,16 @@ const importForm = z.object({
 const settingsForm = z.object(qualityFormFields).superRefine(checkQualityFields);
 
 const removeForm = z.object({ questionId: z.coerce.number().int().positive() });
+
+const grantForm = z.object({
+	raterId: z.string().min(1, 'Choose the rater.').max(100),
+	attempts: z.coerce
+		.number({ message: 'Give the number of attempts to add.' })
+		.int('Give a whole number of attempts.')
+		.min(1, 'Add at least one attempt.')
+		.max(MAX_GRANTED_ATTEMPTS, `Add at most ${MAX_GRANTED_ATTEMPTS} attempts at once.`),
+	reason: z.string().trim().min(1, 'Say why, for the record.').max(2000)
+});
 
 export const actions: Actions = {
 	/** Makes questions gold from a JSON file or pasted text: all or nothing. */
@@ -104,6 +120,25 @@ export const actions: Actions = {
 		if (!input.ok) return input.failure;
 		await removeGold(getDb(), Number(params.id), [input.data.questionId], user.id);
 		return { kind: 'remove' as const, removed: input.data.questionId };
+	},
+	/** Gives one rater of a qualification round more attempts than the round allows. */
+	grant: async ({ locals, params, request }) => {
+		const user = requireRole(locals, 'organiser');
+		const input = await readForm(request, grantForm, {
+			extra: { kind: 'grant' as const },
+			message: 'No attempt was added; see the messages beside the fields.'
+		});
+		if (!input.ok) return input.failure;
+		try {
+			const { status } = await grantAttempts(
+				getDb(),
+				{ studyId: Number(params.id), ...input.data },
+				user.id
+			);
+			return { kind: 'grant' as const, granted: input.data.attempts, left: status.attemptsLeft };
+		} catch (e) {
+			return failWith(e, { kind: 'grant' as const, values: input.values });
+		}
 	},
 	/** Changes the study's quality settings (not its purpose). */
 	settings: async ({ locals, params, request }) => {
