@@ -51,7 +51,8 @@ END $$;
 -- falling back to whatever is left. A reviewer's own skips and the secondary round of items they
 -- reviewed themselves are never offered to them, nor tasks awaiting their item's passage (out of
 -- the partial index review_task_claimable, so skipping them costs nothing). No row when nothing is
--- left. Called by queue.ts `claimNext` and review_submit_and_next.
+-- left, or when the reviewers' qualification round is required and the reviewer has not passed it.
+-- Called by queue.ts `claimNext` and review_submit_and_next.
 CREATE OR REPLACE FUNCTION review_claim_next(p_user text, p_now timestamptz, p_token text)
 RETURNS TABLE (task_id integer, item_id integer, round review_round, lease_token text,
 	leased_at timestamptz, lease_expires_at timestamptz)
@@ -61,6 +62,12 @@ DECLARE
 	v_id integer;
 	v_sampled integer[];
 BEGIN
+	-- When the reviewers' qualification round is required, only a reviewer who passed an attempt
+	-- gets work (quality/review-round.ts); the others get no row.
+	IF EXISTS (SELECT 1 FROM reviewer_round WHERE required) AND NOT EXISTS (
+		SELECT 1 FROM review_qualification_attempt WHERE reviewer_id = p_user AND passed) THEN
+		RETURN;
+	END IF;
 	RETURN QUERY SELECT t.id, t.item_id, t.round, t.lease_token, t.leased_at, t.lease_expires_at
 	FROM review_task t
 	WHERE t.state = 'leased' AND t.leased_by = p_user AND t.lease_expires_at > p_now

@@ -8,6 +8,7 @@ import {
 	doublePrecision,
 	index,
 	integer,
+	jsonb,
 	pgTable,
 	primaryKey,
 	smallint,
@@ -16,7 +17,14 @@ import {
 	unique,
 	uniqueIndex
 } from 'drizzle-orm/pg-core';
-import { applicationStatus, exclusionSource, raterHoldKind, role, withdrawalPolicy } from './enums';
+import {
+	applicationStatus,
+	exclusionSource,
+	raterHoldKind,
+	role,
+	verdict,
+	withdrawalPolicy
+} from './enums';
 import { APPLICABLE_ROLES } from '../../../constants';
 import { study, studyQuestion } from './study';
 import { institution, invitation, user } from './user';
@@ -292,3 +300,91 @@ export const qualificationGrant = pgTable(
 	]
 );
 export type QualificationGrant = typeof qualificationGrant.$inferSelect;
+
+/**
+ * The reviewers' qualification round (one per portal: row 1). When `required`, the review queue
+ * gives live QA pairs only to reviewers who passed an attempt (`review_claim_next`). A reviewer
+ * works it in attempts of `questions_per_attempt` gold QA pairs, each shown once, and passes an
+ * attempt whose labels (verdict and relevance) match the gold at `pass_mark` or better.
+ */
+export const reviewerRound = pgTable(
+	'reviewer_round',
+	{
+		id: smallint().primaryKey().default(1),
+		required: boolean().notNull().default(false),
+		passMark: doublePrecision().notNull().default(0.8),
+		questionsPerAttempt: integer().notNull().default(5),
+		maxAttempts: integer().notNull().default(2),
+		updatedBy: text().references(() => user.id),
+		updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+	},
+	(t) => [
+		check('reviewer_round_single', sql`${t.id} = 1`),
+		check('reviewer_round_pass_mark', sql`${t.passMark} > 0 and ${t.passMark} <= 1`),
+		check('reviewer_round_per_attempt', sql`${t.questionsPerAttempt} between 1 and 100`),
+		check('reviewer_round_attempts', sql`${t.maxAttempts} between 1 and 10`)
+	]
+);
+export type ReviewerRound = typeof reviewerRound.$inferSelect;
+
+/**
+ * A gold QA pair of the reviewers' round: the ClinIQLink record as imported, the fields the review
+ * screen shows, its source passage when given, and the known verdict and GP relevance with the
+ * explanation the reviewer reads after answering. Retired pairs are no longer asked; their answers
+ * and the attempts they scored stay.
+ */
+export const reviewGold = pgTable('review_gold', {
+	id: integer().primaryKey().generatedAlwaysAsIdentity(),
+	record: jsonb().notNull(),
+	/** The item's typed fields as the review screen shows them (QaItemView). */
+	shown: jsonb().notNull(),
+	passage: text(),
+	verdict: verdict().notNull(),
+	relevance: smallint().notNull(),
+	explanation: text().notNull(),
+	createdBy: text()
+		.notNull()
+		.references(() => user.id),
+	createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+	retiredAt: timestamp({ withTimezone: true })
+});
+export type ReviewGold = typeof reviewGold.$inferSelect;
+
+/** A reviewer's answer to a gold QA pair of the round, in the attempt it belongs to. */
+export const reviewGoldAnswer = pgTable(
+	'review_gold_answer',
+	{
+		goldId: integer()
+			.notNull()
+			.references(() => reviewGold.id),
+		reviewerId: text()
+			.notNull()
+			.references(() => user.id),
+		attempt: integer().notNull(),
+		verdict: verdict().notNull(),
+		relevance: smallint().notNull(),
+		timeOnTaskMs: integer(),
+		answeredAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+	},
+	(t) => [
+		primaryKey({ columns: [t.goldId, t.reviewerId] }),
+		index('review_gold_answer_reviewer').on(t.reviewerId, t.attempt)
+	]
+);
+
+/** One finished attempt of a reviewer at the round: its score and whether it passed. */
+export const reviewQualificationAttempt = pgTable(
+	'review_qualification_attempt',
+	{
+		reviewerId: text()
+			.notNull()
+			.references(() => user.id),
+		attempt: integer().notNull(),
+		/** Labels matched (verdict and relevance of each pair) over labels asked. */
+		score: doublePrecision().notNull(),
+		questions: integer().notNull(),
+		passed: boolean().notNull(),
+		finishedAt: timestamp({ withTimezone: true }).notNull().defaultNow()
+	},
+	(t) => [primaryKey({ columns: [t.reviewerId, t.attempt] })]
+);

@@ -49,3 +49,23 @@ export {
 	listGrants,
 	type GrantInput
 } from './grants';
+export {
+	MAX_REVIEW_GOLD_RECORDS,
+	answerReviewGold,
+	importReviewGold,
+	listReviewGold,
+	retireReviewGold,
+	reviewGoldAnswerSchema,
+	reviewGoldFeedback,
+	reviewerRoundResults,
+	reviewerRoundSettings,
+	reviewerRoundSettingsSchema,
+	reviewerRoundStatus,
+	updateReviewerRound,
+	type GoldQuestion,
+	type GoldShown,
+	type ReviewAttempt,
+	type ReviewGoldFeedback,
+	type ReviewerRoundSettings,
+	type ReviewerRoundStatus
+} from './review-round';

@@ -2,6 +2,7 @@
 export { applyPassageSetting, releasePassageTasks, tasksAwaitingPassage } from './passage';
 export {
 	claimNext,
+	mustQualify,
 	createPrimaryTasks,
 	currentLease,
 	leasedItem,

@@ -101,6 +101,19 @@ export interface LeaseRow {
 	lease_expires_at: Date | string | null;
 }
 
+/**
+ * Whether the reviewers' qualification round is required and the reviewer has not passed it
+ * (`review_claim_next` refuses them too; this gives the reason).
+ */
+export async function mustQualify(db: Db | Tx, userId: string): Promise<boolean> {
+	const [row] = rowsOf<{ must: boolean }>(
+		await db.execute(sql`select exists (select 1 from reviewer_round where required)
+			and not exists (select 1 from review_qualification_attempt
+				where reviewer_id = ${userId} and passed) as must`)
+	);
+	return Boolean(row?.must);
+}
+
 /** The lease of a function's row, or null when the row holds none. */
 export function leaseOf(row: LeaseRow | undefined): Lease | null {
 	if (!row || row.task_id === null) return null;
@@ -124,7 +137,8 @@ export function leaseOf(row: LeaseRow | undefined): Lease | null {
  * falling back to whatever is left. A
  * reviewer's own skips and the secondary round of items they reviewed themselves are never
  * offered to them. The lease is audited (`review_task.lease`). Refused while the reviewer has not
- * accepted the portal's newest consent text.
+ * accepted the portal's newest consent text, or not passed the reviewers' qualification round
+ * when it is required.
  */
 export async function claimNext(
 	db: Db | Tx,
@@ -135,6 +149,11 @@ export async function claimNext(
 		throw new DomainError(
 			'forbidden',
 			'Read and accept the portal’s information and consent text before you review.'
+		);
+	if (await mustQualify(db, userId))
+		throw new DomainError(
+			'forbidden',
+			'Pass the reviewers’ qualification round before you review live QA pairs.'
 		);
 	const rows = rowsOf<LeaseRow>(
 		// review_claim_next: src/lib/server/db/functions/review.sql
