@@ -15,7 +15,7 @@ import {
 } from '../../db/schema';
 import { DomainError } from '../../errors';
 import { recordAudit } from '../audit';
-import { itemKey, typedFields } from '../items/fields';
+import { itemKey, typedFields } from '../items';
 import { validateQaRecord } from '../../../schemas/qa-record';
 import { VERDICTS, type QaType, type Verdict } from '../../../constants';
 
@@ -305,10 +305,11 @@ export interface ReviewAttempt {
 	finishedAt: Date;
 }
 
-/** The pair a reviewer is to answer next: its fields, its passage. */
+/** The pair a reviewer is to answer next: its fields, its source and passage. */
 export interface GoldQuestion {
 	goldId: number;
 	shown: GoldShown;
+	source: { isbn: string | null; page: number | null; paragraphId: string | null };
 	passage: string | null;
 }
 
@@ -341,13 +342,29 @@ async function attemptsOf(db: Db, reviewerId: string): Promise<ReviewAttempt[]> 
 
 /** The reviewer's next pair: live, never answered by them, in their own seeded order. */
 async function nextGold(db: Db, reviewerId: string): Promise<GoldQuestion | null> {
-	const [row] = rowsOf<{ id: number; shown: GoldShown; passage: string | null }>(
-		await db.execute(sql`select g.id, g.shown, g.passage from review_gold g
+	const [row] = rowsOf<{
+		id: number;
+		shown: GoldShown;
+		source: { isbn?: string; page?: number; paragraph_id?: string } | null;
+		passage: string | null;
+	}>(
+		await db.execute(sql`select g.id, g.shown, g.record -> 'source' as source, g.passage
+			from review_gold g
 			where g.retired_at is null and not exists (select 1 from review_gold_answer a
 				where a.gold_id = g.id and a.reviewer_id = ${reviewerId})
 			order by md5(${reviewerId} || ':' || g.id::text) collate "C", g.id limit 1`)
 	);
-	return row ? { goldId: Number(row.id), shown: row.shown, passage: row.passage } : null;
+	if (!row) return null;
+	return {
+		goldId: Number(row.id),
+		shown: row.shown,
+		source: {
+			isbn: row.source?.isbn || null,
+			page: typeof row.source?.page === 'number' ? row.source.page : null,
+			paragraphId: row.source?.paragraph_id ?? null
+		},
+		passage: row.passage
+	};
 }
 
 export async function reviewerRoundStatus(
