@@ -98,5 +98,7 @@ export const ORGANISER_PAGES: [string, Target][] = [
 	['a study', (p) => firstLink(p, '/admin/studies', /^\/admin\/studies\/\d+$/)],
 	['people', '/admin/users'],
 	['workload', '/admin/workload'],
+	['rater quality', '/admin/raters'],
+	["reviewers' qualification round", '/admin/review-round'],
 	['audit log', '/admin/audit']
 ];

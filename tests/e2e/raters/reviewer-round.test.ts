@@ -1,0 +1,192 @@
+// The reviewers' qualification round at 1366×768. The organiser cannot require an empty round,
+// imports gold QA pairs by pasting them (a bad file is refused whole, each problem listed), and
+// requires the round; a reviewer is sent to it from the review page, judges pairs by keyboard,
+// reads the expected answer and why after each, fails an attempt, passes the next, and then gets
+// live work; the organiser sees the attempts. axe-core on both new pages.
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { validRecord } from '../../../src/lib/server/fixtures/records';
+import { seedItems } from '../../../src/lib/server/fixtures/review';
+import { expect, loginAs, test } from '../fixtures';
+
+test.describe.configure({ timeout: 180_000 });
+
+/** Four gold pairs: their verdict key on the review screen, relevance and explanation. */
+const PAIRS = (
+	[
+		['true_false', 'correct', 'c', 4],
+		['multiple_choice', 'incorrect', 'i', 2],
+		['short_answer', 'cannot_tell', 't', 5],
+		['list', 'correct', 'c', 3]
+	] as const
+).map(([type, verdict, key, relevance], i) => ({
+	item: validRecord(type, 950 + i),
+	passage: `The source passage of gold pair ${i + 1}.`,
+	verdict,
+	key,
+	relevance,
+	explanation: `Explanation of gold pair ${i + 1}.`
+}));
+const GOLD = PAIRS.map(({ item, passage, verdict, relevance, explanation }) => ({
+	item,
+	passage,
+	verdict,
+	relevance,
+	explanation
+}));
+
+test.use({
+	viewport: { width: 1366, height: 768 },
+	prepareDatabase: {
+		async prepare(db) {
+			// Live work for after the round.
+			await seedItems(db, 1);
+		}
+	}
+});
+
+async function expectAccessible(page: Page, label: string) {
+	const scan = await new AxeBuilder({ page })
+		.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+		.analyze();
+	const found = scan.violations
+		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+		.flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(' > ')} — ${v.help}`));
+	expect(found, label).toEqual([]);
+}
+
+/** Answers the pair on screen by keyboard: the verdict right, the relevance right or not. */
+async function answer(page: Page, relevanceRight: boolean) {
+	const question = (await page.locator('h2.question').innerText()).trim();
+	const pair = PAIRS.find((p) => String(p.item.question).trim() === question);
+	expect(pair, `a gold pair asks "${question}"`).toBeDefined();
+	await page.keyboard.press(pair!.key);
+	const relevance = relevanceRight
+		? pair!.relevance
+		: pair!.relevance === 5
+			? 4
+			: pair!.relevance + 1;
+	await page.keyboard.press(String(relevance));
+	await page.keyboard.press('Enter');
+	await expect(page).toHaveURL(/\/review\/qualification\?after=\d+$/);
+	const feedback = page.getByRole('region', { name: 'Your answer and the expected one' });
+	await expect(feedback.getByRole('row', { name: /^Verdict/ })).toContainText('Matches');
+	await expect(feedback.getByRole('row', { name: /^GP relevance/ })).toContainText(
+		relevanceRight ? 'Matches' : 'Differs'
+	);
+	await expect(feedback).toContainText(pair!.explanation);
+	return feedback;
+}
+
+test('a reviewer passes the qualification round on their second attempt before live review', async ({
+	browser
+}) => {
+	const viewport = { width: 1366, height: 768 };
+	const organiserContext = await browser.newContext({ viewport });
+	const admin = await organiserContext.newPage();
+	await loginAs(admin, 'organiser');
+	await admin.goto('/admin/raters');
+	await admin.getByRole('link', { name: "reviewers' qualification round" }).click();
+	await expect(
+		admin.getByRole('heading', { name: "Reviewers' qualification round" })
+	).toBeVisible();
+	await expectAccessible(admin, 'organiser page, empty');
+
+	const settings = admin.getByRole('region', { name: 'Settings' });
+	const saveSettings = async () => {
+		await settings.getByLabel('Required before live review').check();
+		await settings.getByLabel('Pass mark (%)').fill('75');
+		await settings.getByLabel('Pairs per attempt').fill('2');
+		await settings.getByLabel('Attempts allowed').fill('2');
+		await settings.getByRole('button', { name: 'Save settings' }).click();
+	};
+	await test.step('an empty round cannot be required', async () => {
+		await saveSettings();
+		await expect(settings.getByRole('alert')).toContainText(
+			'The round has 0 gold QA pairs; an attempt asks 2.'
+		);
+	});
+
+	const gold = admin.getByRole('region', { name: 'Gold QA pairs' });
+	await test.step('a file with a problem is refused whole; a good one is imported', async () => {
+		const bad = [GOLD[0], { ...GOLD[1], relevance: 7 }];
+		await gold.getByLabel('Or paste the gold JSON').fill(JSON.stringify(bad));
+		await gold.getByRole('button', { name: 'Import gold pairs' }).click();
+		await expect(gold.getByRole('alert')).toContainText(
+			'Record 2: relevance must be a whole number from 1 to 5.'
+		);
+		await expect(gold.getByRole('heading', { name: '0 gold pairs' })).toBeVisible();
+		await gold.getByLabel('Or paste the gold JSON').fill(JSON.stringify(GOLD));
+		await gold.getByRole('button', { name: 'Import gold pairs' }).click();
+		await expect(gold.getByRole('status')).toHaveText('4 gold pairs imported.');
+		await expect(gold.getByRole('heading', { name: '4 gold pairs' })).toBeVisible();
+		await saveSettings();
+		await expect(settings.getByRole('status')).toHaveText('The settings are saved.');
+		await expectAccessible(admin, 'organiser page, with gold');
+	});
+
+	const reviewerContext = await browser.newContext({ viewport });
+	const page = await reviewerContext.newPage();
+	await loginAs(page, 'reviewer');
+	await test.step('the review page sends the reviewer to the round first', async () => {
+		await page.goto('/review');
+		await expect(page.getByRole('heading', { name: 'Qualification round first' })).toBeVisible();
+		await expect(page.getByRole('button', { name: 'Start reviewing' })).toBeDisabled();
+		await page.getByRole('link', { name: 'Go to the qualification round' }).click();
+		await expect(
+			page.getByRole('heading', { name: 'Qualification round for reviewers' })
+		).toBeVisible();
+		await expect(page.getByText('2 attempts left')).toBeVisible();
+		await expectAccessible(page, 'qualification pair');
+		if (process.env.SHOTS_DIR)
+			await page.screenshot({ path: `${process.env.SHOTS_DIR}/reviewer-round-pair.png` });
+		// No feedback note or dispute on a gold pair.
+		await expect(page.getByText('Feedback note or formal dispute')).toHaveCount(0);
+	});
+
+	await test.step('attempt 1: the relevances are off, so half the labels match', async () => {
+		await answer(page, false);
+		await page.getByRole('link', { name: 'Next pair' }).click();
+		const feedback = await answer(page, false);
+		await expect(feedback.getByRole('status')).toHaveText(
+			'Attempt 1 finished: 50 % of its labels matched — not passed.'
+		);
+		await expectAccessible(page, 'qualification feedback');
+		if (process.env.SHOTS_DIR)
+			await page.screenshot({ path: `${process.env.SHOTS_DIR}/reviewer-round-feedback.png` });
+	});
+
+	await test.step('attempt 2: all right, passed; live review opens', async () => {
+		await page.getByRole('link', { name: 'Next pair' }).click();
+		await expect(page.getByText('1 attempt left')).toBeVisible();
+		await answer(page, true);
+		await page.getByRole('link', { name: 'Next pair' }).click();
+		const feedback = await answer(page, true);
+		await expect(feedback.getByRole('status')).toHaveText(
+			'Attempt 2 finished: 100 % of its labels matched — passed.'
+		);
+		await feedback.getByRole('link', { name: 'Start live review' }).click();
+		await expect(page.getByRole('heading', { name: 'Qualification round first' })).toHaveCount(0);
+		await page.getByRole('button', { name: 'Start reviewing' }).click();
+		await expect(page).toHaveURL(/\/review\/task\/\d+$/);
+	});
+	await reviewerContext.close();
+
+	await test.step('the organiser reads the reviewer’s attempts', async () => {
+		await admin.reload();
+		const results = admin.getByRole('region', { name: 'Results per reviewer' });
+		const row = results.getByRole('row').filter({ hasText: 'Rob Reviewer' });
+		await expect(row).toContainText('Passed');
+		await expect(row).toContainText('1: 50 %, not passed');
+		await expect(row).toContainText('2: 100 %, passed');
+		await expect(
+			gold.getByRole('row').filter({ hasText: 'Explanation of gold pair 1.' })
+		).toContainText('1');
+		if (process.env.SHOTS_DIR)
+			await admin.screenshot({
+				path: `${process.env.SHOTS_DIR}/reviewer-round.png`,
+				fullPage: true
+			});
+	});
+	await organiserContext.close();
+});
