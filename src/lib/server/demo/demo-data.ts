@@ -727,3 +727,131 @@ export const demoResponses: { model: DemoModel; item: number; response: string }
 			'Incorrect Reasoning Step: 4\nIncorrect Reasoning Explanation: The final step is incorrect because a LABA with an inhaled corticosteroid is not enough for this patient. Because he is still breathless despite salbutamol, he should be started on triple therapy with a long-acting beta2 agonist, a long-acting muscarinic antagonist and an inhaled corticosteroid in a single inhaler, which gives the maximum bronchodilation and reduces inflammation at the same time. COPD is a progressive lung disease, mainly caused by smoking, which includes chronic bronchitis and emphysema, and it leads to airflow obstruction that is not fully reversible. Patients should also receive annual influenza vaccination and pneumococcal vaccination, be encouraged to exercise, and be given a rescue pack of antibiotics and steroids to keep at home in case of exacerbations.'
 	}
 ];
+
+/** A gold QA pair of the demo's reviewers' qualification round (quality/review-round.ts). */
+export interface DemoReviewGold {
+	item: DemoQaRecord;
+	passage: string;
+	verdict: 'correct' | 'incorrect' | 'cannot_tell';
+	relevance: number;
+	explanation: string;
+}
+
+const HYPERTENSION = demoPassages[0];
+const METFORMIN = demoPassages[1];
+const sourceOf = (p: DemoPassage): DemoSource => ({
+	isbn: p.isbn,
+	page: p.page,
+	paragraph_id: p.paragraph_id
+});
+
+/**
+ * The demo's reviewers' round: seven pairs on two of the demo passages, some right, some wrong,
+ * one the passage cannot decide, each with the reason a trainer would give.
+ */
+export const DEMO_REVIEW_GOLD: DemoReviewGold[] = [
+	{
+		item: {
+			question:
+				'Hypertension is confirmed with ambulatory or home monitoring when clinic readings are 140/90 mmHg or higher.',
+			answer: 'True',
+			source: sourceOf(HYPERTENSION),
+			type: 'true_false'
+		},
+		passage: HYPERTENSION.text,
+		verdict: 'correct',
+		relevance: 5,
+		explanation:
+			'The passage says so in its first sentence, and confirming a raised clinic reading is everyday general practice.'
+	},
+	{
+		item: {
+			question:
+				'Which drug is usually started for hypertension in a 60-year-old without type 2 diabetes?',
+			options: [
+				'An ACE inhibitor',
+				'A calcium-channel blocker',
+				'A beta blocker',
+				'A loop diuretic'
+			],
+			correct_answer: 'An ACE inhibitor',
+			source: sourceOf(HYPERTENSION),
+			type: 'multiple_choice'
+		},
+		passage: HYPERTENSION.text,
+		verdict: 'incorrect',
+		relevance: 5,
+		explanation:
+			'People aged 55 or over usually start a calcium-channel blocker; the ACE inhibitor is for adults under 55.'
+	},
+	{
+		item: {
+			question: 'What replaces an ACE inhibitor that causes a dry cough?',
+			answer: 'An angiotensin II receptor blocker (ARB).',
+			source: sourceOf(HYPERTENSION),
+			type: 'short_answer'
+		},
+		passage: HYPERTENSION.text,
+		verdict: 'correct',
+		relevance: 4,
+		explanation: 'The passage names the ARB as the substitute when the cough appears.'
+	},
+	{
+		item: {
+			question: 'Metformin used alone commonly causes hypoglycaemia.',
+			answer: 'True',
+			source: sourceOf(METFORMIN),
+			type: 'true_false'
+		},
+		passage: METFORMIN.text,
+		verdict: 'incorrect',
+		relevance: 4,
+		explanation:
+			'The passage says metformin alone rarely causes hypoglycaemia: the answer is False.'
+	},
+	{
+		item: {
+			question: 'Below which eGFR is metformin stopped?',
+			answer: '30 mL/min/1.73 m²',
+			source: sourceOf(METFORMIN),
+			type: 'short_answer'
+		},
+		passage: METFORMIN.text,
+		verdict: 'correct',
+		relevance: 3,
+		explanation:
+			'Stopped below 30 and reviewed below 45: right, and a GP meets it, though less often than the starting dose.'
+	},
+	{
+		item: {
+			question: 'Which are effects of long-term metformin use named in the passage?',
+			options: [
+				'Reduced vitamin B12 absorption',
+				'Weight gain',
+				'Hypoglycaemia when used alone',
+				'Hair loss'
+			],
+			answer: ['Reduced vitamin B12 absorption', 'Weight gain'],
+			source: sourceOf(METFORMIN),
+			type: 'list'
+		},
+		passage: METFORMIN.text,
+		verdict: 'incorrect',
+		relevance: 3,
+		explanation:
+			'Metformin does not cause weight gain, says the passage; only the B12 effect belongs in the answer.'
+	},
+	{
+		item: {
+			question: 'What HbA1c should every adult with type 2 diabetes reach on metformin?',
+			answer: '48 mmol/mol',
+			source: sourceOf(METFORMIN),
+			type: 'short_answer'
+		},
+		passage: METFORMIN.text,
+		verdict: 'cannot_tell',
+		relevance: 4,
+		explanation:
+			'The passage speaks of an individual HbA1c target and gives no number, so it cannot decide this answer.'
+	}
+];

@@ -3,7 +3,12 @@ import { expect, it } from 'vitest';
 import { study } from '../db/schema';
 import { describeEachDb } from '../db/testing';
 import { insertUsers } from '../fixtures/ranking';
-import { goldAccuracy, qualificationStatus } from '../domain/quality';
+import {
+	goldAccuracy,
+	listReviewGold,
+	qualificationStatus,
+	reviewerRoundSettings
+} from '../domain/quality';
 import { importDemoContent } from './seed';
 import { DEMO_GOLD_STUDY, DEMO_ROUND, seedQualityStudies } from './quality-study';
 
@@ -26,5 +31,12 @@ describeEachDb('the demo qualification round and gold checks', (h) => {
 		expect(flagged).toEqual([physicians[2]]);
 		// One gold check in every four claims: 21 live questions and gold among them.
 		for (const a of accuracy) expect(a.checks).toBeGreaterThanOrEqual(3);
+		// The reviewers' round: seven pairs, every verdict among them, not required.
+		const pairs = await listReviewGold(h.db);
+		expect(pairs).toHaveLength(7);
+		expect(new Set(pairs.map((p) => p.verdict))).toEqual(
+			new Set(['correct', 'incorrect', 'cannot_tell'])
+		);
+		expect(await reviewerRoundSettings(h.db)).toMatchObject({ required: false });
 	});
 });

@@ -2,8 +2,9 @@
 // questions an attempt, pass mark 70 %) and a live ranking study that requires it, with one hidden
 // gold check in every four claims. Two physicians work carefully; the third fails the round once,
 // then passes, and in live work soon tags hastily (a few seconds a question, tags by
-// chance) and misses gold checks — the dashboard has someone to flag. Everything goes through the
-// domain functions the pages use; every choice is fixed by its key.
+// chance) and misses gold checks — the dashboard has someone to flag. The reviewers' round gets
+// seven gold QA pairs, not required, so a demo reviewer can try it and still review live pairs.
+// Everything goes through the domain functions the pages use; every choice is fixed by its key.
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { Tag } from '../../constants';
 import type { Db } from '../db/client';
@@ -21,7 +22,8 @@ import { submitRanking } from '../domain/studies/designs/ranking/rankings';
 import { changeStudyState, createStudy } from '../domain/studies/studies';
 import { importGold } from '../domain/quality/gold';
 import { scoreAttempts } from '../domain/quality/qualification';
-import { DEMO_MODELS, DEMO_QUALITY } from './demo-data';
+import { importReviewGold, updateReviewerRound } from '../domain/quality/review-round';
+import { DEMO_MODELS, DEMO_QUALITY, DEMO_REVIEW_GOLD } from './demo-data';
 /** Who works the round and the live study. */
 interface Judges {
 	organiser: string;
@@ -109,6 +111,12 @@ async function rank(db: Db, physician: string, publicId: string, manner: Manner,
 
 /** The demo round and the live study with hidden gold checks, worked as described above. */
 export async function seedQualityStudies(db: Db, judges: Judges): Promise<void> {
+	await importReviewGold(db, JSON.stringify(DEMO_REVIEW_GOLD), judges.organiser);
+	await updateReviewerRound(
+		db,
+		{ required: false, passMark: 0.75, questionsPerAttempt: 3, maxAttempts: 2 },
+		judges.organiser
+	);
 	const models = await db
 		.select({ id: model.id })
 		.from(model)
