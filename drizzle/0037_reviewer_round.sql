@@ -46,6 +46,7 @@ CREATE TABLE "reviewer_round" (
 	CONSTRAINT "reviewer_round_attempts" CHECK ("reviewer_round"."max_attempts" between 1 and 10)
 );
 --> statement-breakpoint
+ALTER TABLE "qualification_grant" ALTER COLUMN "study_id" DROP NOT NULL;--> statement-breakpoint
 ALTER TABLE "review_gold" ADD CONSTRAINT "review_gold_created_by_user_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."user"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "review_gold_answer" ADD CONSTRAINT "review_gold_answer_gold_id_review_gold_id_fk" FOREIGN KEY ("gold_id") REFERENCES "public"."review_gold"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "review_gold_answer" ADD CONSTRAINT "review_gold_answer_reviewer_id_user_id_fk" FOREIGN KEY ("reviewer_id") REFERENCES "public"."user"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint

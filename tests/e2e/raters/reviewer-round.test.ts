@@ -2,38 +2,58 @@
 // imports gold QA pairs by pasting them (a bad file is refused whole, each problem listed), and
 // requires the round; a reviewer is sent to it from the review page, judges pairs by keyboard,
 // reads the expected answer and why after each, fails an attempt, passes the next, and then gets
-// live work; the organiser sees the attempts. axe-core on both new pages.
+// live work. A second reviewer uses both attempts; the organiser gives them another once the round
+// has pairs they have not answered, and sees every attempt. axe-core on both new pages.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { validRecord } from '../../../src/lib/server/fixtures/records';
 import { seedItems } from '../../../src/lib/server/fixtures/review';
+import type { QaType } from '../../../src/lib/constants';
 import { expect, loginAs, test } from '../fixtures';
 
 test.describe.configure({ timeout: 180_000 });
 
-/** Four gold pairs: their verdict key on the review screen, relevance and explanation. */
-const PAIRS = (
+type Spec = readonly [QaType, 'correct' | 'incorrect' | 'cannot_tell', string, number];
+
+/** Gold pairs from their specs: their verdict key on the review screen, relevance and why. */
+const pairs = (specs: Spec[], from: number) =>
+	specs.map(([type, verdict, key, relevance], i) => ({
+		item: validRecord(type, 950 + from + i),
+		passage: `The source passage of gold pair ${from + i + 1}.`,
+		verdict,
+		key,
+		relevance,
+		explanation: `Explanation of gold pair ${from + i + 1}.`
+	}));
+/** The round's four pairs, and two more imported later for a reviewer given another attempt. */
+const FIRST = pairs(
 	[
 		['true_false', 'correct', 'c', 4],
 		['multiple_choice', 'incorrect', 'i', 2],
 		['short_answer', 'cannot_tell', 't', 5],
 		['list', 'correct', 'c', 3]
-	] as const
-).map(([type, verdict, key, relevance], i) => ({
-	item: validRecord(type, 950 + i),
-	passage: `The source passage of gold pair ${i + 1}.`,
-	verdict,
-	key,
-	relevance,
-	explanation: `Explanation of gold pair ${i + 1}.`
-}));
-const GOLD = PAIRS.map(({ item, passage, verdict, relevance, explanation }) => ({
-	item,
-	passage,
-	verdict,
-	relevance,
-	explanation
-}));
+	],
+	0
+);
+const MORE = pairs(
+	[
+		['short_answer', 'correct', 'c', 2],
+		['true_false', 'incorrect', 'i', 1]
+	],
+	4
+);
+const PAIRS = [...FIRST, ...MORE];
+/** The records of an import file (without the screen's keys). */
+const goldFile = (list: typeof PAIRS) =>
+	JSON.stringify(
+		list.map(({ item, passage, verdict, relevance, explanation }) => ({
+			item,
+			passage,
+			verdict,
+			relevance,
+			explanation
+		}))
+	);
 
 test.use({
 	viewport: { width: 1366, height: 768 },
@@ -109,14 +129,15 @@ test('a reviewer passes the qualification round on their second attempt before l
 
 	const gold = admin.getByRole('region', { name: 'Gold QA pairs' });
 	await test.step('a file with a problem is refused whole; a good one is imported', async () => {
-		const bad = [GOLD[0], { ...GOLD[1], relevance: 7 }];
+		const bad = JSON.parse(goldFile(FIRST.slice(0, 2)));
+		bad[1].relevance = 7;
 		await gold.getByLabel('Or paste the gold JSON').fill(JSON.stringify(bad));
 		await gold.getByRole('button', { name: 'Import gold pairs' }).click();
 		await expect(gold.getByRole('alert')).toContainText(
 			'Record 2: relevance must be a whole number from 1 to 5.'
 		);
 		await expect(gold.getByRole('heading', { name: '0 gold pairs' })).toBeVisible();
-		await gold.getByLabel('Or paste the gold JSON').fill(JSON.stringify(GOLD));
+		await gold.getByLabel('Or paste the gold JSON').fill(goldFile(FIRST));
 		await gold.getByRole('button', { name: 'Import gold pairs' }).click();
 		await expect(gold.getByRole('status')).toHaveText('4 gold pairs imported.');
 		await expect(gold.getByRole('heading', { name: '4 gold pairs' })).toBeVisible();
@@ -172,6 +193,47 @@ test('a reviewer passes the qualification round on their second attempt before l
 	});
 	await reviewerContext.close();
 
+	const secondContext = await browser.newContext({ viewport });
+	const second = await secondContext.newPage();
+	await loginAs(second, 'reviewer2');
+	await test.step('a second reviewer fails both attempts', async () => {
+		await second.goto('/review/qualification');
+		for (let i = 0; i < 4; i++) {
+			if (i > 0) await second.getByRole('link', { name: 'Next pair' }).click();
+			await answer(second, false);
+		}
+		await expect(second.getByText('You have used every attempt.')).toBeVisible();
+	});
+
+	await test.step('the organiser gives them another attempt once the round has pairs for it', async () => {
+		await admin.reload();
+		const grant = admin.getByRole('region', { name: 'Another attempt for a reviewer' });
+		await expect(grant.getByLabel('Reviewer').locator('option')).toHaveText([
+			/Rita Reviewer \(no attempt left\)/
+		]);
+		await grant.getByLabel('Reason (kept in the record)').fill('Went through the anchors again');
+		await grant.getByRole('button', { name: 'Add the attempts' }).click();
+		await expect(grant.getByRole('alert')).toContainText(
+			"This reviewer has not answered 0 of the round's gold pairs; 1 attempt of 2 would need 2."
+		);
+		await gold.getByLabel('Or paste the gold JSON').fill(goldFile(MORE));
+		await gold.getByRole('button', { name: 'Import gold pairs' }).click();
+		await expect(gold.getByRole('status')).toHaveText('2 gold pairs imported.');
+		await grant.getByLabel('Reason (kept in the record)').fill('Went through the anchors again');
+		await grant.getByRole('button', { name: 'Add the attempts' }).click();
+		await expect(grant.getByRole('status')).toHaveText(
+			'1 attempt added: the reviewer has 1 attempt left.'
+		);
+		await expect(
+			grant.getByRole('table', { name: "Attempts added to the reviewers' round" })
+		).toContainText('Went through the anchors again');
+		await expectAccessible(admin, 'organiser page, with a grant');
+		await second.goto('/review/qualification');
+		await expect(second.getByText('1 attempt left')).toBeVisible();
+		await expect(second.locator('h2.question')).toBeVisible();
+	});
+	await secondContext.close();
+
 	await test.step('the organiser reads the reviewer’s attempts', async () => {
 		await admin.reload();
 		const results = admin.getByRole('region', { name: 'Results per reviewer' });
@@ -179,6 +241,9 @@ test('a reviewer passes the qualification round on their second attempt before l
 		await expect(row).toContainText('Passed');
 		await expect(row).toContainText('1: 50 %, not passed');
 		await expect(row).toContainText('2: 100 %, passed');
+		await expect(results.getByRole('row').filter({ hasText: 'Rita Reviewer' })).toContainText(
+			'Not yet passed (1 attempt left) · 1 added by the organisers'
+		);
 		await expect(
 			gold.getByRole('row').filter({ hasText: 'Explanation of gold pair 1.' })
 		).toContainText('1');

@@ -274,16 +274,15 @@ export type RaterHold = typeof raterHold.$inferSelect;
 /**
  * Attempts an organiser added to a qualification round for one rater (who failed the attempts the
  * round allows, say, and has been trained since): the rater's attempts are the round's
- * `max_attempts` plus the sum of their grants. Each new attempt draws questions of the round the
- * rater has not had, so a grant is refused when too few are left.
+ * `max_attempts` plus the sum of their grants. `study_id` names a physicians' round; null, the
+ * reviewers' round. Each new attempt draws questions of the round the rater has not had, so a
+ * grant is refused when too few are left.
  */
 export const qualificationGrant = pgTable(
 	'qualification_grant',
 	{
 		id: integer().primaryKey().generatedAlwaysAsIdentity(),
-		studyId: integer()
-			.notNull()
-			.references(() => study.id),
+		studyId: integer().references(() => study.id),
 		raterId: text()
 			.notNull()
 			.references(() => user.id),

@@ -9,7 +9,9 @@ import { QA_TYPES, type Verdict } from '../../../constants';
 import { claimNext } from '../review/queue';
 import {
 	answerReviewGold,
+	grantReviewerAttempts,
 	importReviewGold,
+	listReviewerGrants,
 	listReviewGold,
 	reviewerRoundResults,
 	reviewerRoundStatus,
@@ -203,5 +205,43 @@ describeEachDb('the reviewers’ qualification round', (h) => {
 			{ required: true, passMark: 0.8, questionsPerAttempt: 2, maxAttempts: 1 },
 			organiser.id
 		);
+	});
+
+	it('gives a reviewer who used every attempt another, on pairs they have not answered, and no more than the round holds', async () => {
+		await seedItems(h.db, 1);
+		await importReviewGold(h.db, JSON.stringify(GOLD.slice(0, 5)), organiser.id);
+		await updateReviewerRound(
+			h.db,
+			{ required: true, passMark: 1, questionsPerAttempt: 2, maxAttempts: 1 },
+			organiser.id
+		);
+		for (let i = 0; i < 2; i++) await answer(ann, false, false);
+		expect(await reviewerRoundStatus(h.db, ann.id)).toMatchObject({ blocked: 'attempts_used' });
+		// Three pairs left: room for one attempt of two, not two.
+		const grant = (attempts: number) =>
+			grantReviewerAttempts(
+				h.db,
+				{ raterId: ann.id, attempts, reason: 'Went through the relevance anchors again' },
+				organiser.id
+			);
+		await expect(grant(2)).rejects.toMatchObject({
+			code: 'invalid',
+			field: 'attempts',
+			message: expect.stringContaining('has not answered 3 of the round')
+		});
+		const status = await grant(1);
+		expect(status).toMatchObject({ maxAttempts: 2, granted: 1, attemptsLeft: 1, blocked: null });
+		// Ben keeps the round's single attempt.
+		expect(await reviewerRoundStatus(h.db, ben.id)).toMatchObject({ maxAttempts: 1, granted: 0 });
+		expect(await listReviewerGrants(h.db)).toMatchObject([
+			{ raterId: ann.id, attempts: 1, reason: 'Went through the relevance anchors again' }
+		]);
+		await answer(ann, true, true);
+		await answer(ann, true, true);
+		expect(await reviewerRoundStatus(h.db, ann.id)).toMatchObject({ passed: true, granted: 1 });
+		expect(await claimNext(h.db, ann.id)).not.toBeNull();
+		await expect(grant(1)).rejects.toMatchObject({ code: 'conflict' });
+		const results = await reviewerRoundResults(h.db);
+		expect(results.find((r) => r.raterId === ann.id)).toMatchObject({ granted: 1, passed: true });
 	});
 });

@@ -3,10 +3,11 @@
 // (in their own seeded order, never the same pair twice), sees the gold answer and explanation
 // after each, and passes an attempt whose labels match the gold at the pass mark. When the round is
 // required, the review queue gives live work only to those who passed (`review_claim_next`).
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { rowsOf, type Db } from '../../db/client';
 import {
+	qualificationGrant,
 	reviewerRound,
 	reviewGold,
 	reviewGoldAnswer,
@@ -315,6 +316,8 @@ export interface GoldQuestion {
 
 /** Where a reviewer stands in the round. */
 export interface ReviewerRoundStatus extends ReviewerRoundSettings {
+	/** Of `maxAttempts` (the round's plus these), the attempts organisers granted this reviewer. */
+	granted: number;
 	attempts: ReviewAttempt[];
 	passed: boolean;
 	attemptsLeft: number;
@@ -372,6 +375,8 @@ export async function reviewerRoundStatus(
 	reviewerId: string
 ): Promise<ReviewerRoundStatus> {
 	const settings = await reviewerRoundSettings(db);
+	const granted = await grantedReviewerAttempts(db, reviewerId);
+	settings.maxAttempts += granted;
 	const attempts = await attemptsOf(db, reviewerId);
 	const passed = attempts.some((a) => a.passed);
 	const [{ n }] = rowsOf<{ n: number }>(
@@ -382,6 +387,7 @@ export async function reviewerRoundStatus(
 	const next = passed || attemptsLeft === 0 ? null : await nextGold(db, reviewerId);
 	return {
 		...settings,
+		granted,
 		attempts,
 		passed,
 		attemptsLeft,
@@ -542,6 +548,7 @@ export async function reviewerRoundResults(db: Db) {
 	for (const r of reviewers) {
 		const attempts = await attemptsOf(db, r.id);
 		const passed = attempts.some((a) => a.passed);
+		const granted = await grantedReviewerAttempts(db, r.id);
 		out.push({
 			raterId: r.id,
 			pseudonym: r.pseudonym,
@@ -549,9 +556,115 @@ export async function reviewerRoundResults(db: Db) {
 			submitted: Number(r.n),
 			attempts,
 			passed,
-			granted: 0,
-			attemptsLeft: passed ? 0 : Math.max(0, settings.maxAttempts - attempts.length)
+			granted,
+			attemptsLeft: passed ? 0 : Math.max(0, settings.maxAttempts + granted - attempts.length)
 		});
 	}
 	return out;
+}
+
+/** The attempts organisers granted a reviewer at the round beyond its `maxAttempts`. */
+export async function grantedReviewerAttempts(db: Db, reviewerId: string) {
+	const [{ n }] = rowsOf<{ n: number }>(
+		await db.execute(sql`select coalesce(sum(attempts), 0)::int as n from qualification_grant
+			where study_id is null and rater_id = ${reviewerId}`)
+	);
+	return Number(n);
+}
+
+export const reviewerGrantSchema = z.object({
+	raterId: z.string().min(1, 'Choose the reviewer.'),
+	attempts: z
+		.number({ message: 'Give the number of attempts to add.' })
+		.int('Give a whole number of attempts.')
+		.min(1, 'Add at least one attempt.')
+		.max(10, 'Add at most 10 attempts at once.'),
+	reason: z.string().trim().min(1, 'Say why, for the record.').max(2000)
+});
+
+/**
+ * Adds attempts at the reviewers' round for one reviewer who has not passed it, in one
+ * transaction with its audit event. Refused when they passed, or when the round has too few live
+ * pairs they have not answered for the attempts they would then have left.
+ */
+export async function grantReviewerAttempts(
+	db: Db,
+	input: z.input<typeof reviewerGrantSchema>,
+	actorId: string,
+	now = new Date()
+): Promise<ReviewerRoundStatus> {
+	const parsed = reviewerGrantSchema.safeParse(input);
+	if (!parsed.success) {
+		const issue = parsed.error.issues[0];
+		throw new DomainError('invalid', issue.message, { field: String(issue.path[0] ?? '') });
+	}
+	const v = parsed.data;
+	return db.transaction(async (tx) => {
+		await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${'reviewer-round:' + v.raterId}))`);
+		const [known] = rowsOf<{ id: string }>(
+			await tx.execute(sql`select id from "user" where id = ${v.raterId}`)
+		);
+		if (!known) throw new DomainError('not_found', 'No such reviewer.', { field: 'raterId' });
+		const status = await reviewerRoundStatus(tx, v.raterId);
+		if (status.passed)
+			throw new DomainError('conflict', 'This reviewer has passed the round already.', {
+				field: 'raterId'
+			});
+		const [{ fresh }] = rowsOf<{ fresh: number }>(
+			await tx.execute(sql`select count(*)::int as fresh from review_gold g
+				where g.retired_at is null and not exists (select 1 from review_gold_answer a
+					where a.gold_id = g.id and a.reviewer_id = ${v.raterId})`)
+		);
+		const left = status.attemptsLeft + v.attempts;
+		const needed = left * status.questionsPerAttempt - status.inAttempt;
+		if (Number(fresh) < needed)
+			throw new DomainError(
+				'invalid',
+				`This reviewer has not answered ${fresh} of the round's gold pairs; ${left} attempt${left === 1 ? '' : 's'} of ${status.questionsPerAttempt} would need ${needed}. Import gold pairs first, or grant fewer attempts.`,
+				{ field: 'attempts' }
+			);
+		const [grant] = await tx
+			.insert(qualificationGrant)
+			.values({
+				studyId: null,
+				raterId: v.raterId,
+				attempts: v.attempts,
+				reason: v.reason,
+				grantedBy: actorId,
+				grantedAt: now
+			})
+			.returning({ id: qualificationGrant.id });
+		await recordAudit(tx, {
+			actorId,
+			action: 'qualification.grant',
+			objectType: 'qualification_grant',
+			objectId: grant.id,
+			before: { maxAttempts: status.maxAttempts, attemptsLeft: status.attemptsLeft },
+			after: {
+				round: 'reviewers',
+				raterId: v.raterId,
+				attempts: v.attempts,
+				reason: v.reason,
+				maxAttempts: status.maxAttempts + v.attempts
+			}
+		});
+		return reviewerRoundStatus(tx, v.raterId);
+	});
+}
+
+/** The grants of the reviewers' round, newest first. */
+export async function listReviewerGrants(db: Db) {
+	return db
+		.select({
+			id: qualificationGrant.id,
+			raterId: qualificationGrant.raterId,
+			pseudonym: sql<string>`(select pseudonym from "user" where id = ${qualificationGrant.raterId})`,
+			attempts: qualificationGrant.attempts,
+			reason: qualificationGrant.reason,
+			grantedBy: sql<string>`(select display_name from "user" where id = ${qualificationGrant.grantedBy})`,
+			grantedAt: qualificationGrant.grantedAt
+		})
+		.from(qualificationGrant)
+		.where(isNull(qualificationGrant.studyId))
+		.orderBy(desc(qualificationGrant.grantedAt), desc(qualificationGrant.id));
 }

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import {
+	grantReviewerAttempts,
 	importReviewGold,
+	listReviewerGrants,
 	listReviewGold,
 	retireReviewGold,
 	reviewerRoundResults,
@@ -19,10 +21,11 @@ const MAX_GOLD_SIZE = 8 * 1024 * 1024;
 export const load: PageServerLoad = async ({ locals, url }) => {
 	requireRole(locals, 'organiser', url);
 	const db = getDb();
-	const [settings, gold, results] = await Promise.all([
+	const [settings, gold, results, grants] = await Promise.all([
 		reviewerRoundSettings(db),
 		listReviewGold(db),
-		reviewerRoundResults(db)
+		reviewerRoundResults(db),
+		listReviewerGrants(db)
 	]);
 	return {
 		settings,
@@ -37,6 +40,7 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 			answers: g.answers
 		})),
 		results,
+		grants,
 		maxSizeMb: MAX_GOLD_SIZE / 1024 / 1024
 	};
 };
@@ -64,6 +68,15 @@ const settingsForm = z.object({
 
 const importForm = z.object({ file: field.file(), text: z.string().default('') });
 const retireForm = z.object({ goldId: z.coerce.number().int().positive() });
+const grantForm = z.object({
+	raterId: z.string().min(1, 'Choose the reviewer.').max(100),
+	attempts: z.coerce
+		.number({ message: 'Give the number of attempts to add.' })
+		.int('Give a whole number of attempts.')
+		.min(1, 'Add at least one attempt.')
+		.max(10, 'Add at most 10 attempts at once.'),
+	reason: z.string().trim().min(1, 'Say why, for the record.').max(2000)
+});
 
 export const actions: Actions = {
 	settings: async ({ locals, request }) => {
@@ -107,6 +120,21 @@ export const actions: Actions = {
 			return { kind: 'import' as const, imported };
 		} catch (e) {
 			return failWith(e, extra);
+		}
+	},
+	/** Gives one reviewer more attempts than the round allows. */
+	grant: async ({ locals, request }) => {
+		const user = requireRole(locals, 'organiser');
+		const input = await readForm(request, grantForm, {
+			extra: { kind: 'grant' as const },
+			message: 'No attempt was added; see the messages beside the fields.'
+		});
+		if (!input.ok) return input.failure;
+		try {
+			const status = await grantReviewerAttempts(getDb(), input.data, user.id);
+			return { kind: 'grant' as const, granted: input.data.attempts, left: status.attemptsLeft };
+		} catch (e) {
+			return failWith(e, { kind: 'grant' as const, values: input.values });
 		}
 	},
 	/** Takes a pair out of the round; its answers and the attempts they scored stay. */
