@@ -191,6 +191,16 @@ describeEachDb('the reviewers’ qualification round', (h) => {
 		await expect(importReviewGold(h.db, '{}', organiser.id)).rejects.toMatchObject({
 			code: 'invalid'
 		});
+		// Hostile input: nesting deep enough to exhaust a recursive check, and NUL in the text.
+		const deep = `[{"item": ${'['.repeat(200_000)}${']'.repeat(200_000)}}]`;
+		await expect(importReviewGold(h.db, deep, organiser.id)).rejects.toMatchObject({
+			code: 'invalid',
+			message: expect.stringMatching(/nests deeper than/)
+		});
+		const nul = JSON.stringify([{ ...GOLD[0], explanation: 'Because\u0000' }]);
+		await expect(importReviewGold(h.db, nul, organiser.id)).rejects.toMatchObject({
+			problems: [expect.stringMatching(/^Record 1: passage or explanation contains a NUL/)]
+		});
 		expect(await listReviewGold(h.db)).toEqual([]);
 
 		await importReviewGold(h.db, JSON.stringify(GOLD.slice(0, 2)), organiser.id);

@@ -16,6 +16,7 @@ import {
 } from '../../db/schema';
 import { DomainError } from '../../errors';
 import { recordAudit } from '../audit';
+import { JsonFormError, parseJsonText } from '../imports';
 import { itemKey, typedFields } from '../items';
 import { validateQaRecord } from '../../../schemas/qa-record';
 import { VERDICTS, type QaType, type Verdict } from '../../../constants';
@@ -168,9 +169,12 @@ export async function importReviewGold(
 ): Promise<{ imported: number }> {
 	let data: unknown;
 	try {
-		data = JSON.parse(text);
+		// Nesting is checked before parsing: a hostile file cannot exhaust the stack.
+		data = parseJsonText(text.replace(/^\uFEFF/, ''));
 	} catch (e) {
-		throw new DomainError('invalid', `The gold file is not valid JSON: ${(e as Error).message}`);
+		if (e instanceof JsonFormError)
+			throw new DomainError('invalid', `The gold file is not valid JSON: ${e.message}`);
+		throw e;
 	}
 	if (!Array.isArray(data))
 		throw new DomainError('invalid', 'The gold file must be a JSON array of records.');
