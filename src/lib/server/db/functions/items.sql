@@ -5,7 +5,8 @@
 -- change a function here, never in a numbered migration.
 
 -- An item's workflow state, provenance and final judgement from its reviews and adjudication: the
--- single place these columns are written. Withdrawn items stay withdrawn (no row returned).
+-- single place these columns are written. Only the reviews of the item's current tasks are read (a
+-- task retired after an exclusion of its reviewer is not: review_task_reopen, review.sql). Withdrawn items stay withdrawn (no row returned).
 -- Called by review_submit (review.sql) and items/outcome.ts `resolveItemOutcome`.
 CREATE OR REPLACE FUNCTION item_resolve_outcome(p_item integer)
 RETURNS TABLE (status item_status, provenance provenance, final_verdict verdict, final_relevance smallint)
@@ -32,16 +33,18 @@ BEGIN
 		o_status := 'done'; o_provenance := 'adjudicated';
 		o_verdict := adj.verdict; o_relevance := adj.relevance;
 	ELSE
-		SELECT r.verdict, r.relevance INTO pri FROM review r
-		WHERE r.item_id = p_item AND r.round = 'primary' ORDER BY r.revision DESC, r.id DESC LIMIT 1;
+		SELECT r.verdict, r.relevance INTO pri FROM review r JOIN review_task t ON t.id = r.task_id
+		WHERE r.item_id = p_item AND r.round = 'primary'
+			AND t.retired_at IS NULL ORDER BY r.revision DESC, r.id DESC LIMIT 1;
 		IF NOT FOUND THEN
 			o_status := 'awaiting_primary';
 		ELSIF NOT it.sampled THEN
 			o_status := 'done'; o_provenance := 'single';
 			o_verdict := pri.verdict; o_relevance := pri.relevance;
 		ELSE
-			SELECT r.verdict, r.relevance INTO sec FROM review r
-			WHERE r.item_id = p_item AND r.round = 'secondary' ORDER BY r.revision DESC, r.id DESC LIMIT 1;
+			SELECT r.verdict, r.relevance INTO sec FROM review r JOIN review_task t ON t.id = r.task_id
+			WHERE r.item_id = p_item AND r.round = 'secondary'
+				AND t.retired_at IS NULL ORDER BY r.revision DESC, r.id DESC LIMIT 1;
 			IF NOT FOUND THEN
 				o_status := 'awaiting_secondary';
 			ELSIF (it.disagree_on_verdict AND pri.verdict <> sec.verdict)

@@ -42,6 +42,15 @@ BEGIN
 	END IF;
 END $$;
 
+-- Whether a reopened task (review_task_reopen) may go to a reviewer: not when they held or did any
+-- other task of its item, retired or current, primary or secondary (the excluded reviewer, the
+-- other round's reviewer). Called by review_claim_next for reopened tasks only.
+CREATE OR REPLACE FUNCTION review_task_open_to(p_task integer, p_item integer, p_user text)
+RETURNS boolean LANGUAGE sql STABLE AS $$
+	SELECT NOT EXISTS (SELECT 1 FROM review_task o WHERE o.item_id = p_item AND o.id <> p_task
+		AND (o.done_by = p_user OR o.leased_by = p_user))
+$$;
+
 -- Leases the next item to a reviewer (FOR UPDATE SKIP LOCKED: two reviewers never hold the same
 -- task). The reviewer's unexpired lease if they hold one; else an expired lease of someone else
 -- (secondary round first), then fresh secondary work, then fresh primary work in queue order
@@ -51,7 +60,9 @@ END $$;
 -- falling back to whatever is left. A reviewer's own skips and the secondary round of items they
 -- reviewed themselves are never offered to them, nor tasks awaiting their item's passage (out of
 -- the partial index review_task_claimable, so skipping them costs nothing). No row when nothing is
--- left, or when the reviewers' qualification round is required and the reviewer has not passed it.
+-- left, when the reviewers' qualification round is required and the reviewer has not passed it, or
+-- while an exclusion of every study leaves the reviewer's reviews out. A task reopened after an
+-- exclusion goes to nobody who held or did another task of its item (review_task_open_to).
 -- Called by queue.ts `claimNext` and review_submit_and_next.
 CREATE OR REPLACE FUNCTION review_claim_next(p_user text, p_now timestamptz, p_token text)
 RETURNS TABLE (task_id integer, item_id integer, round review_round, lease_token text,
@@ -68,6 +79,12 @@ BEGIN
 		SELECT 1 FROM review_qualification_attempt WHERE reviewer_id = p_user AND passed) THEN
 		RETURN;
 	END IF;
+	-- A reviewer whose reviews an exclusion of every study leaves out right now gets no work: what
+	-- they would review would not count (queue.ts `claimNext` gives the reason).
+	IF p_user IN (SELECT rater_id FROM exclusion WHERE revoked_at IS NULL AND study_id IS NULL)
+		AND NOT judgement_counts(p_user, NULL, p_now) THEN
+		RETURN;
+	END IF;
 	RETURN QUERY SELECT t.id, t.item_id, t.round, t.lease_token, t.leased_at, t.lease_expires_at
 	FROM review_task t
 	WHERE t.state = 'leased' AND t.leased_by = p_user AND t.lease_expires_at > p_now
@@ -79,12 +96,14 @@ BEGIN
 	SELECT t.id INTO v_id FROM review_task t
 	WHERE t.state = 'leased' AND t.lease_expires_at <= p_now AND t.round = 'secondary'
 		AND NOT t.awaits_passage AND (t.excluded_user_id IS NULL OR t.excluded_user_id <> p_user)
+			AND (NOT t.reopened OR review_task_open_to(t.id, t.item_id, p_user))
 		AND NOT EXISTS (SELECT 1 FROM task_skip s WHERE s.task_id = t.id AND s.user_id = p_user)
 	ORDER BY t.lease_expires_at LIMIT 1 FOR UPDATE OF t SKIP LOCKED;
 	IF v_id IS NULL THEN
 		SELECT t.id INTO v_id FROM review_task t
 		WHERE t.state = 'leased' AND t.lease_expires_at <= p_now AND t.round = 'primary'
 			AND NOT t.awaits_passage AND (t.excluded_user_id IS NULL OR t.excluded_user_id <> p_user)
+			AND (NOT t.reopened OR review_task_open_to(t.id, t.item_id, p_user))
 			AND NOT EXISTS (SELECT 1 FROM task_skip s WHERE s.task_id = t.id AND s.user_id = p_user)
 		ORDER BY t.lease_expires_at LIMIT 1 FOR UPDATE OF t SKIP LOCKED;
 	END IF;
@@ -92,6 +111,7 @@ BEGIN
 		SELECT t.id INTO v_id FROM review_task t
 		WHERE t.state = 'pending' AND t.round = 'secondary'
 			AND NOT t.awaits_passage AND (t.excluded_user_id IS NULL OR t.excluded_user_id <> p_user)
+			AND (NOT t.reopened OR review_task_open_to(t.id, t.item_id, p_user))
 			AND NOT EXISTS (SELECT 1 FROM task_skip s WHERE s.task_id = t.id AND s.user_id = p_user)
 		ORDER BY t.sort_key, t.id LIMIT 1 FOR UPDATE OF t SKIP LOCKED;
 	END IF;
@@ -104,6 +124,7 @@ BEGIN
 			AND EXISTS (SELECT 1 FROM qa_item i WHERE i.id = t.item_id
 				AND i.in_secondary_sample = (i.dataset_id = ANY (v_sampled)))
 			AND NOT t.awaits_passage AND (t.excluded_user_id IS NULL OR t.excluded_user_id <> p_user)
+			AND (NOT t.reopened OR review_task_open_to(t.id, t.item_id, p_user))
 			AND NOT EXISTS (SELECT 1 FROM task_skip s WHERE s.task_id = t.id AND s.user_id = p_user)
 		ORDER BY t.sort_key, t.id LIMIT 1 FOR UPDATE OF t SKIP LOCKED;
 	END IF;
@@ -111,6 +132,7 @@ BEGIN
 		SELECT t.id INTO v_id FROM review_task t
 		WHERE t.state = 'pending' AND t.round = 'primary'
 			AND NOT t.awaits_passage AND (t.excluded_user_id IS NULL OR t.excluded_user_id <> p_user)
+			AND (NOT t.reopened OR review_task_open_to(t.id, t.item_id, p_user))
 			AND NOT EXISTS (SELECT 1 FROM task_skip s WHERE s.task_id = t.id AND s.user_id = p_user)
 		ORDER BY t.sort_key, t.id LIMIT 1 FOR UPDATE OF t SKIP LOCKED;
 	END IF;
@@ -152,6 +174,7 @@ LANGUAGE plpgsql ROWS 1 AS $$
 DECLARE
 	t review_task;
 	v_item record;
+	v_counts boolean;
 	saved review;
 BEGIN
 	-- Lock the task first: concurrent retries of one submission queue up here.
@@ -199,18 +222,28 @@ BEGIN
 		ON CONFLICT (user_id, dataset_id) DO UPDATE
 		SET reviewed = m.reviewed + 1, sampled = m.sampled + excluded.sampled;
 	END IF;
-	IF t.round = 'primary' AND v_item.sampled THEN
+	v_counts := judgement_counts(p_user, NULL, p_now);
+	IF t.round = 'primary' AND v_item.sampled AND v_counts THEN
+		-- The item's secondary task, never for this reviewer: a new one, a cancelled one revived, or
+		-- one already waiting (its primary was reopened) now kept from this reviewer.
 		INSERT INTO review_task (item_id, round, excluded_user_id, sort_key, awaits_passage)
 		VALUES (t.item_id, 'secondary', p_user, t.sort_key,
 			v_item.no_passage AND NOT v_item.review_without_passage)
-		ON CONFLICT (item_id, round) DO UPDATE SET excluded_user_id = p_user, state = 'pending'
-		WHERE review_task.state = 'cancelled';
+		ON CONFLICT (item_id, round) WHERE retired_at IS NULL DO UPDATE SET excluded_user_id = p_user,
+			state = 'pending'
+		WHERE review_task.state IN ('cancelled', 'pending');
 	END IF;
 	IF p_feedback IS NOT NULL OR p_dispute_reason IS NOT NULL THEN
 		PERFORM review_record_notes(p_user, saved.id, p_feedback_category, p_feedback,
 			p_dispute_category, p_dispute_reason);
 	END IF;
-	PERFORM item_resolve_outcome(t.item_id);
+	IF v_counts THEN
+		PERFORM item_resolve_outcome(t.item_id);
+	ELSE
+		-- Submitted under an exclusion (leased before it was made): the review is kept but does not
+		-- count, and the item goes back into the queue for another reviewer.
+		PERFORM review_task_reopen(t.id, NULL, p_now);
+	END IF;
 	INSERT INTO audit_event (actor_id, action, object_type, object_id, after)
 	VALUES (p_user, 'review.submit', 'review', saved.id::text, jsonb_build_object('itemId',
 		saved.item_id, 'round', saved.round, 'verdict', saved.verdict, 'relevance', saved.relevance,
@@ -262,4 +295,86 @@ BEGIN
 	FROM review r JOIN qa_item i ON i.id = r.item_id
 	WHERE i.dataset_id = p_dataset AND r.round = 'primary' AND r.revision = 1
 	GROUP BY r.reviewer_id, i.dataset_id;
+END $$;
+
+-- Retires a done task whose review no longer counts (an exclusion of its reviewer) and puts a fresh
+-- task for the same item and round into the queue in its place, at the same queue position; the
+-- fresh task goes to nobody who held or did another task of the item (review_task_open_to). The
+-- item's outcome is recomputed from its current tasks. Items withdrawn or adjudicated keep their
+-- tasks (an adjudication decides them). Returns the fresh task's id, or null when nothing changed.
+-- Audited as review_task.reopen (actor p_actor: the organiser, or null when a submission under an
+-- exclusion reopens its own task). Called by review_submit and review_exclusion_apply.
+CREATE OR REPLACE FUNCTION review_task_reopen(p_task integer, p_actor text, p_now timestamptz)
+RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+	t review_task;
+	v_new integer;
+BEGIN
+	SELECT * INTO t FROM review_task WHERE id = p_task AND retired_at IS NULL AND state = 'done'
+	FOR UPDATE;
+	IF NOT FOUND OR EXISTS (SELECT 1 FROM qa_item i WHERE i.id = t.item_id AND i.status = 'withdrawn')
+		OR EXISTS (SELECT 1 FROM adjudication a WHERE a.item_id = t.item_id) THEN
+		RETURN NULL;
+	END IF;
+	UPDATE review_task SET retired_at = p_now WHERE id = t.id;
+	INSERT INTO review_task (item_id, round, sort_key, awaits_passage, reopened)
+	SELECT t.item_id, t.round, t.sort_key, NOT d.review_without_passage AND NOT EXISTS (
+		SELECT 1 FROM passage ap WHERE ap.paragraph_id = i.paragraph_id), true
+	FROM qa_item i JOIN dataset d ON d.id = i.dataset_id WHERE i.id = t.item_id
+	RETURNING id INTO v_new;
+	PERFORM item_resolve_outcome(t.item_id);
+	INSERT INTO audit_event (actor_id, action, object_type, object_id, after)
+	VALUES (p_actor, 'review_task.reopen', 'review_task', t.id::text, jsonb_build_object(
+		'itemId', t.item_id, 'round', t.round, 'reviewerId', t.done_by, 'replacedBy', v_new));
+	RETURN v_new;
+END $$;
+
+-- Brings a reviewer's tasks in line with their exclusions (of every study) after one is made or
+-- revoked: each current done task whose review (latest revision, by its submission time) no longer
+-- counts is reopened (review_task_reopen); each retired task whose review counts again takes its
+-- place back while the fresh task that replaced it is still waiting unclaimed (the fresh task is
+-- cancelled; one already leased or reviewed stands, and the item keeps that review). Tasks are
+-- taken in id order. Returns how many tasks changed. Called by domain/exclusions.
+CREATE OR REPLACE FUNCTION review_exclusion_apply(p_rater text, p_actor text, p_now timestamptz)
+RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+	v_task record;
+	v_changed integer := 0;
+	v_replacement integer;
+BEGIN
+	FOR v_task IN
+		SELECT t.id FROM review_task t
+		WHERE t.done_by = p_rater AND t.state = 'done' AND t.retired_at IS NULL
+			AND NOT judgement_counts(p_rater, NULL, (SELECT r.submitted_at FROM review r
+				WHERE r.task_id = t.id ORDER BY r.revision DESC LIMIT 1))
+		ORDER BY t.id
+	LOOP
+		IF review_task_reopen(v_task.id, p_actor, p_now) IS NOT NULL THEN
+			v_changed := v_changed + 1;
+		END IF;
+	END LOOP;
+	FOR v_task IN
+		SELECT t.id, t.item_id, t.round FROM review_task t
+		WHERE t.done_by = p_rater AND t.state = 'done' AND t.retired_at IS NOT NULL
+			AND judgement_counts(p_rater, NULL, (SELECT r.submitted_at FROM review r
+				WHERE r.task_id = t.id ORDER BY r.revision DESC LIMIT 1))
+		ORDER BY t.id
+	LOOP
+		UPDATE review_task c SET state = 'cancelled', retired_at = p_now
+		WHERE c.item_id = v_task.item_id AND c.round = v_task.round AND c.retired_at IS NULL
+			AND c.reopened AND c.state = 'pending'
+		RETURNING c.id INTO v_replacement;
+		IF v_replacement IS NOT NULL THEN
+			UPDATE review_task SET retired_at = NULL WHERE id = v_task.id;
+			PERFORM item_resolve_outcome(v_task.item_id);
+			INSERT INTO audit_event (actor_id, action, object_type, object_id, after)
+			VALUES (p_actor, 'review_task.restore', 'review_task', v_task.id::text, jsonb_build_object(
+				'itemId', v_task.item_id, 'round', v_task.round, 'reviewerId', p_rater,
+				'cancelled', v_replacement));
+			v_changed := v_changed + 1;
+		END IF;
+	END LOOP;
+	RETURN v_changed;
 END $$;

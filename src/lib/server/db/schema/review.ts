@@ -58,10 +58,24 @@ export const reviewTask = pgTable(
 		 * the transaction that changes a passage, a setting or a task, so a claim joins nothing.
 		 */
 		awaitsPassage: boolean().notNull().default(false),
+		/**
+		 * Set when the task's review stopped counting (an exclusion of its reviewer) and a fresh task
+		 * for the same item and round took its place; cleared when the exclusion is revoked before
+		 * the fresh task was claimed. An item has one current (unretired) task per round.
+		 */
+		retiredAt: timestamp({ withTimezone: true }),
+		/**
+		 * The task took the place of a retired one: never offered to a reviewer who held or did any
+		 * other task of its item (the claim checks it for these tasks only).
+		 */
+		reopened: boolean().notNull().default(false),
 		createdAt: timestamp({ withTimezone: true }).notNull().defaultNow()
 	},
 	(t) => [
-		unique().on(t.itemId, t.round),
+		uniqueIndex('review_task_current')
+			.on(t.itemId, t.round)
+			.where(sql`${t.retiredAt} is null`),
+		index('review_task_item').on(t.itemId),
 		index('review_task_claimable')
 			.on(t.round, t.sortKey, t.id)
 			.where(sql`${t.state} = 'pending' and not ${t.awaitsPassage}`),

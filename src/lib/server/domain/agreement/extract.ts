@@ -14,7 +14,8 @@ export interface ReviewJudgement {
 }
 
 /**
- * Latest revision of each round of each item of a dataset, in one query; a review its reviewer's
+ * Latest revision of each round of each item of a dataset (of the round's newest task: a task
+ * reopened after an exclusion replaces the excluded review), in one query; a review its reviewer's
  * exclusion (of every study, covering the revision's submission) takes out is left out.
  */
 export async function reviewJudgements(db: Db, datasetId: number): Promise<ReviewJudgement[]> {
@@ -28,7 +29,7 @@ export async function reviewJudgements(db: Db, datasetId: number): Promise<Revie
 			join qa_item i on i.id = r.item_id
 			join "user" u on u.id = r.reviewer_id
 			where i.dataset_id = ${datasetId}
-			order by r.item_id, r.round, r.revision desc, r.id desc) latest
+			order by r.item_id, r.round, r.task_id desc, r.revision desc) latest
 		where counts
 		order by item, round`);
 	return rowsOf<ReviewJudgement>(result).map((r) => ({

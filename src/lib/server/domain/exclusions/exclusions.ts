@@ -26,12 +26,27 @@ export const exclusionInputSchema = z
 	});
 export type ExclusionInput = z.input<typeof exclusionInputSchema>;
 
-/** Recomputes the slots of every question the rater judged in the exclusion's scope. */
-async function reopen(tx: Tx, raterId: string, studyId: number | null, now: Date) {
+/**
+ * Recomputes the slots of every question the rater judged in the exclusion's scope
+ * (`exclusion_reopen`, quality.sql) and, for an exclusion of every study, puts the QA items whose
+ * reviews stopped counting back into the review queue or gives them back their restored reviews
+ * (`review_exclusion_apply`, review.sql).
+ */
+async function reopen(
+	tx: Tx,
+	raterId: string,
+	studyId: number | null,
+	actorId: string,
+	now: Date
+): Promise<{ questions: number; reviewTasks: number }> {
+	const at = now.toISOString();
 	const result = await tx.execute(
-		sql`select exclusion_reopen(${raterId}, ${studyId}::integer, ${now.toISOString()}::timestamptz) as changed`
+		sql`select exclusion_reopen(${raterId}, ${studyId}::integer, ${at}::timestamptz) as changed,
+			case when ${studyId}::integer is null
+				then review_exclusion_apply(${raterId}, ${actorId}, ${at}::timestamptz) else 0 end as tasks`
 	);
-	return Number(rowsOf<{ changed: number }>(result)[0]?.changed ?? 0);
+	const [row] = rowsOf<{ changed: number; tasks: number }>(result);
+	return { questions: Number(row?.changed ?? 0), reviewTasks: Number(row?.tasks ?? 0) };
 }
 
 function auditRecord(e: Exclusion) {
@@ -49,7 +64,9 @@ function auditRecord(e: Exclusion) {
 
 /**
  * Takes a rater's judgements (every study or one; all, or those submitted in [from, until)) out of
- * every figure, audited; the questions that fall below k raters reopen for others. `source`
+ * every figure, audited; the questions that fall below k raters reopen for others, and (an
+ * exclusion of every study) the QA items whose current review it takes out go back into the
+ * review queue for another reviewer. `source`
  * `withdrawal` is for the consent feature's withdrawals.
  */
 export async function excludeJudgements(
@@ -57,7 +74,7 @@ export async function excludeJudgements(
 	input: ExclusionInput,
 	actorId: string,
 	options: { source?: ExclusionSource; now?: Date; tx?: Tx } = {}
-): Promise<{ exclusion: Exclusion; questionsChanged: number }> {
+): Promise<{ exclusion: Exclusion; questionsChanged: number; reviewTasksChanged: number }> {
 	const parsed = exclusionInputSchema.safeParse(input);
 	if (!parsed.success) {
 		const issue = parsed.error.issues[0];
@@ -87,30 +104,39 @@ export async function excludeJudgements(
 				createdAt: now
 			})
 			.returning();
-		const questionsChanged = await reopen(tx, v.raterId, v.studyId, now);
+		const changed = await reopen(tx, v.raterId, v.studyId, actorId, now);
 		await recordAudit(tx, {
 			actorId,
 			action: 'exclusion.create',
 			objectType: 'exclusion',
 			objectId: row.id,
 			before: null,
-			after: { ...auditRecord(row), questionsReopened: questionsChanged }
+			after: {
+				...auditRecord(row),
+				questionsReopened: changed.questions,
+				reviewTasksReopened: changed.reviewTasks
+			}
 		});
-		return { exclusion: row, questionsChanged };
+		return {
+			exclusion: row,
+			questionsChanged: changed.questions,
+			reviewTasksChanged: changed.reviewTasks
+		};
 	};
 	return options.tx ? run(options.tx) : db.transaction(run);
 }
 
 /**
  * Puts an exclusion's judgements back into the figures, audited with the organiser's reason; the
- * questions it reopened close again as far as their counting judgements fill them.
+ * questions it reopened close again as far as their counting judgements fill them, and reviews it
+ * set aside take their items back while the fresh task that replaced them is still unclaimed.
  */
 export async function revokeExclusion(
 	db: Db,
 	exclusionId: number,
 	actorId: string,
 	options: { reason?: string; now?: Date } = {}
-): Promise<{ exclusion: Exclusion; questionsChanged: number }> {
+): Promise<{ exclusion: Exclusion; questionsChanged: number; reviewTasksChanged: number }> {
 	const now = options.now ?? new Date();
 	const reason = (options.reason ?? '').trim();
 	if (reason.length > 2000) throw new DomainError('invalid', 'The reason is too long.');
@@ -127,7 +153,7 @@ export async function revokeExclusion(
 			.set({ revokedAt: now, revokedBy: actorId })
 			.where(and(eq(exclusion.id, exclusionId), isNull(exclusion.revokedAt)))
 			.returning();
-		const questionsChanged = await reopen(tx, before.raterId, before.studyId, now);
+		const changed = await reopen(tx, before.raterId, before.studyId, actorId, now);
 		await recordAudit(tx, {
 			actorId,
 			action: 'exclusion.revoke',
@@ -137,10 +163,15 @@ export async function revokeExclusion(
 			after: {
 				...auditRecord(after),
 				revokeReason: reason || null,
-				questionsClosed: questionsChanged
+				questionsClosed: changed.questions,
+				reviewTasksRestored: changed.reviewTasks
 			}
 		});
-		return { exclusion: after, questionsChanged };
+		return {
+			exclusion: after,
+			questionsChanged: changed.questions,
+			reviewTasksChanged: changed.reviewTasks
+		};
 	});
 }
 
@@ -258,17 +289,17 @@ export async function excludedCounts(db: Db, studyId: number): Promise<ExcludedC
 	};
 }
 
-/** How many reviews of a dataset (latest revision per item and round) the exclusions take out. */
+/** How many reviews of a dataset (latest revision per task) the exclusions take out. */
 export async function excludedReviewCounts(
 	db: Db,
 	datasetId: number
 ): Promise<{ judgements: number; raters: number; reasons: string[] }> {
 	const result = await db.execute(sql`
 		with latest as (
-			select distinct on (r.item_id, r.round) r.reviewer_id, r.submitted_at
+			select distinct on (r.task_id) r.reviewer_id, r.submitted_at
 			from review r join qa_item i on i.id = r.item_id
 			where i.dataset_id = ${datasetId}
-			order by r.item_id, r.round, r.revision desc, r.id desc
+			order by r.task_id, r.revision desc
 		), excluded as (
 			select * from latest
 			where reviewer_id in (select rater_id from exclusion where revoked_at is null)

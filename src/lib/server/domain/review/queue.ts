@@ -114,6 +114,19 @@ export async function mustQualify(db: Db | Tx, userId: string): Promise<boolean>
 	return Boolean(row?.must);
 }
 
+/**
+ * Whether an exclusion of every study leaves out what the reviewer would submit now
+ * (`review_claim_next` gives them no work then; this gives the reason).
+ */
+export async function excludedNow(db: Db | Tx, userId: string, now = new Date()): Promise<boolean> {
+	const [row] = rowsOf<{ excluded: boolean }>(
+		await db.execute(sql`select ${userId} in (select rater_id from exclusion
+				where revoked_at is null and study_id is null)
+			and not judgement_counts(${userId}, null, ${now.toISOString()}::timestamptz) as excluded`)
+	);
+	return Boolean(row?.excluded);
+}
+
 /** The lease of a function's row, or null when the row holds none. */
 export function leaseOf(row: LeaseRow | undefined): Lease | null {
 	if (!row || row.task_id === null) return null;
@@ -137,8 +150,8 @@ export function leaseOf(row: LeaseRow | undefined): Lease | null {
  * falling back to whatever is left. A
  * reviewer's own skips and the secondary round of items they reviewed themselves are never
  * offered to them. The lease is audited (`review_task.lease`). Refused while the reviewer has not
- * accepted the portal's newest consent text, or not passed the reviewers' qualification round
- * when it is required.
+ * accepted the portal's newest consent text, not passed the reviewers' qualification round
+ * when it is required, or while an exclusion of every study leaves their reviews out.
  */
 export async function claimNext(
 	db: Db | Tx,
@@ -154,6 +167,11 @@ export async function claimNext(
 		throw new DomainError(
 			'forbidden',
 			'Pass the reviewers’ qualification round before you review live QA pairs.'
+		);
+	if (await excludedNow(db, userId, now))
+		throw new DomainError(
+			'forbidden',
+			'The organisers have set your reviews aside for now, so no new QA pairs are given to you. Ask them why.'
 		);
 	const rows = rowsOf<LeaseRow>(
 		// review_claim_next: src/lib/server/db/functions/review.sql

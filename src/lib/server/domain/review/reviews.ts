@@ -272,9 +272,15 @@ export async function submitAndNext(
 }
 
 /** Why an item's reviews can no longer be amended, or null when they can. */
-async function amendLock(db: Db | Tx, itemId: number): Promise<string | null> {
+async function amendLock(db: Db | Tx, itemId: number, taskId: number): Promise<string | null> {
 	const [row] = await db
 		.select({
+			retired: exists(
+				db
+					.select({ one: sql`1` })
+					.from(reviewTask)
+					.where(and(eq(reviewTask.id, taskId), sql`${reviewTask.retiredAt} is not null`))
+			),
 			adjudicated: exists(
 				db
 					.select({ one: sql`1` })
@@ -291,6 +297,8 @@ async function amendLock(db: Db | Tx, itemId: number): Promise<string | null> {
 		.from(qaItem)
 		.where(eq(qaItem.id, itemId));
 	if (!row) return 'The item does not exist.';
+	if (row.retired)
+		return 'The organisers set this review aside and the item went back to the queue; it can no longer change.';
 	if (row.adjudicated) return 'The item has been adjudicated; its reviews can no longer change.';
 	if (row.frozen) return 'The item is part of a frozen snapshot; its reviews can no longer change.';
 	return null;
@@ -334,7 +342,7 @@ export async function amendReview(
 				'conflict',
 				`Revision ${latest.revision} of this review exists already; reload and amend that one. Nothing was saved.`
 			);
-		const locked = await amendLock(tx, base.itemId);
+		const locked = await amendLock(tx, base.itemId, base.taskId);
 		if (locked) throw new DomainError('locked', `${locked} Nothing was saved.`);
 		const [item] = await tx
 			.select({ versionId: qaItem.currentVersionId, withoutPassage: noPassageSql })
@@ -444,6 +452,6 @@ export async function reviewWithRevisions(db: Db, userId: string, reviewId: numb
 		revisions,
 		notes,
 		disputes,
-		lockedBecause: await amendLock(db, base.itemId)
+		lockedBecause: await amendLock(db, base.itemId, base.taskId)
 	};
 }

@@ -109,7 +109,8 @@ export interface WorkdayCounts {
 	week: number;
 	/**
 	 * Items the reviewer could be given next, now: pending tasks and expired leases, less the
-	 * secondary rounds of their own items and what they skipped (the rules of review_claim_next).
+	 * secondary rounds of their own items, tasks reopened after an exclusion of items they worked on
+	 * and what they skipped (the rules of review_claim_next).
 	 * The item they hold is not counted; items other reviewers hold now are not either.
 	 */
 	left: number;
@@ -136,6 +137,7 @@ export async function workdayCounts(
 	// index review_task_claimable, led by the round) and the leases that ran out (partial index
 	// review_task_leased), each read by its own index rather than one scan with an OR.
 	const offered = sql`(t.excluded_user_id is null or t.excluded_user_id <> ${userId})
+		and (not t.reopened or review_task_open_to(t.id, t.item_id, ${userId}))
 		and not exists (select 1 from task_skip s where s.task_id = t.id and s.user_id = ${userId})`;
 	const open = (also: SQL) => sql`
 		(select 1 from review_task t

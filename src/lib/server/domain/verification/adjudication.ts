@@ -1,19 +1,24 @@
-import { asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client';
-import { adjudication, qaItem, review, user } from '../../db/schema';
+import { adjudication, qaItem, review, reviewTask, user } from '../../db/schema';
 import { VERDICTS } from '../../../constants';
 import { recordAudit } from '../audit';
 import { DomainError } from '../../errors';
 import { heldSql, itemForDisplay, resolveItemOutcome } from '../items';
 
-/** The latest revision of each round's review of an item. */
+/**
+ * The latest revision of each round's review of an item, on the round's current task (a task
+ * retired after an exclusion of its reviewer is not read, as item_resolve_outcome reads them).
+ */
 async function latestReviews(db: Db | Tx, itemId: number) {
 	const rows = await db
-		.select()
+		.select({ review })
 		.from(review)
-		.where(eq(review.itemId, itemId))
-		.orderBy(desc(review.revision), desc(review.id));
+		.innerJoin(reviewTask, eq(reviewTask.id, review.taskId))
+		.where(and(eq(review.itemId, itemId), isNull(reviewTask.retiredAt)))
+		.orderBy(desc(review.revision), desc(review.id))
+		.then((found) => found.map((r) => r.review));
 	return {
 		primary: rows.find((r) => r.round === 'primary') ?? null,
 		secondary: rows.find((r) => r.round === 'secondary') ?? null

@@ -455,8 +455,9 @@ export async function applySamplePlan(tx: Tx, plan: SamplePlan): Promise<void> {
 		await tx.execute(sql`
 			insert into ${reviewTask} (item_id, round, excluded_user_id, sort_key)
 			select p.item_id, 'secondary', p.done_by, p.sort_key from ${reviewTask} p
-			where p.round = 'primary' and p.state = 'done' and p.item_id = any(${idArray(plan.reopen)})
-			on conflict (item_id, round) do update
+			where p.round = 'primary' and p.state = 'done' and p.retired_at is null
+				and p.item_id = any(${idArray(plan.reopen)})
+			on conflict (item_id, round) where retired_at is null do update
 				set state = 'pending', excluded_user_id = excluded.excluded_user_id
 				where ${reviewTask}.state = 'cancelled'`);
 	const reviewed = await tx

@@ -53,7 +53,7 @@ export const actions: Actions = {
 		if (!input.ok) return input.failure;
 		const { scope, firstDay, lastDay, reason } = input.data;
 		try {
-			const { exclusion, questionsChanged } = await excludeJudgements(
+			const { exclusion, questionsChanged, reviewTasksChanged } = await excludeJudgements(
 				getDb(),
 				{
 					raterId: params.id,
@@ -66,9 +66,12 @@ export const actions: Actions = {
 			const reopened = questionsChanged
 				? ` ${questionsChanged} question${questionsChanged === 1 ? '' : 's'} reopened for other raters.`
 				: '';
+			const requeued = reviewTasksChanged
+				? ` ${reviewTasksChanged} QA review${reviewTasksChanged === 1 ? '' : 's'} set aside; the item${reviewTasksChanged === 1 ? ' is' : 's are'} back in the review queue.`
+				: '';
 			return {
 				action: 'exclude',
-				message: `Exclusion ${exclusion.id} made: the judgements leave every statistic, leaderboard and export.${reopened}`
+				message: `Exclusion ${exclusion.id} made: the judgements leave every statistic, leaderboard and export.${reopened}${requeued}`
 			};
 		} catch (e) {
 			return failWith(e, { action: 'exclude', values: input.values });
@@ -79,12 +82,18 @@ export const actions: Actions = {
 		const input = await readForm(request, revokeForm, { extra: { action: 'revoke' } });
 		if (!input.ok) return input.failure;
 		try {
-			const { exclusion } = await revokeExclusion(getDb(), input.data.exclusionId, actor.id, {
-				reason: input.data.reason
-			});
+			const { exclusion, reviewTasksChanged } = await revokeExclusion(
+				getDb(),
+				input.data.exclusionId,
+				actor.id,
+				{ reason: input.data.reason }
+			);
+			const restored = reviewTasksChanged
+				? ` ${reviewTasksChanged} QA review${reviewTasksChanged === 1 ? '' : 's'} taken back from the queue.`
+				: '';
 			return {
 				action: 'revoke',
-				message: `Exclusion ${exclusion.id} revoked: its judgements count again.`
+				message: `Exclusion ${exclusion.id} revoked: its judgements count again.${restored}`
 			};
 		} catch (e) {
 			return failWith(e, { action: 'revoke' });
