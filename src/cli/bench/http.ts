@@ -80,14 +80,15 @@ const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(1)} ms` : '–');
 
 /** The lease a page or action result hands the reviewer: the task, its form key, when shown. */
 interface Lease {
-	taskId: number;
+	/** The public id of the work on screen. */
+	publicId: string;
 	key: string;
 	startedAt: number;
 }
 
 /**
  * Finds the lease in a page's or action's data without depending on its exact shape: the first
- * object with a numeric `taskId` and a string `leaseToken` (or `key`), and the first numeric
+ * object with a string `publicId` and a string `leaseToken` (or `key`), and the first numeric
  * `startedAt` (the time the item was shown).
  */
 function findLease(data: unknown): Lease | null {
@@ -100,8 +101,8 @@ function findLease(data: unknown): Lease | null {
 		const o = v as Record<string, unknown>;
 		if (!Array.isArray(v)) {
 			const key = typeof o.leaseToken === 'string' ? o.leaseToken : o.key;
-			if (!lease && typeof o.taskId === 'number' && typeof key === 'string')
-				lease = { taskId: o.taskId, key };
+			if (!lease && typeof o.publicId === 'string' && typeof key === 'string')
+				lease = { publicId: o.publicId, key };
 			if (startedAt === undefined && typeof o.startedAt === 'number') startedAt = o.startedAt;
 		}
 		for (const child of Object.values(o)) walk(child);
@@ -200,13 +201,13 @@ class Reviewer {
 	/** One judgement: submit the review and arrive at the next item. */
 	async act(): Promise<Outcome> {
 		if (!this.lease) return this.start();
-		const { taskId, key, startedAt } = this.lease;
-		const outcome = await enhancedAction(this.client, `/review/task/${taskId}?/submit`, {
-			taskId: String(taskId),
+		const { publicId, key, startedAt } = this.lease;
+		const outcome = await enhancedAction(this.client, `/review/task/${publicId}?/submit`, {
+			taskId: publicId,
 			key,
 			startedAt: String(startedAt),
 			verdict: 'correct',
-			relevance: String(1 + (taskId % 5)),
+			relevance: String(1 + (publicId.charCodeAt(0) % 5)),
 			feedbackCategory: '',
 			feedback: '',
 			disputeCategory: '',
@@ -356,7 +357,7 @@ function pageDataLoop(reviewers: Reviewer[], seconds: number, page: DataPage, by
 			reviewers.map(async (r) => {
 				while (r.lease && performance.now() < deadline) {
 					const t = performance.now();
-					const path = page === 'item' ? `/review/task/${r.lease.taskId}` : '';
+					const path = page === 'item' ? `/review/task/${r.lease.publicId}` : '';
 					const res = await r.client.send('GET', `${path}/__data.json?x-sveltekit-invalidated=11`);
 					bytes.push(Buffer.byteLength(res.body));
 					const data = res.status === 200 ? parseData(res.body) : null;

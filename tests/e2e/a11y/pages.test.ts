@@ -77,7 +77,7 @@ test('reviewer: the landing page and a review task have no serious accessibility
 	await open(page, '/review');
 	await expectAccessible(page, 'reviewer landing');
 	await page.getByRole('button', { name: 'Start reviewing' }).click();
-	await expect(page).toHaveURL(/\/review\/task\/\d+$/);
+	await expect(page).toHaveURL(/\/review\/task\/[a-z2-9]{24}$/);
 	await page.waitForLoadState('networkidle');
 	await expectAccessible(page, `review task (${new URL(page.url()).pathname})`);
 });

@@ -102,7 +102,7 @@ test('deactivating a reviewer who holds a lease signs them out and returns the i
 	const reviewer = await pageFor(browser, 'reviewer3');
 	await reviewer.goto('/review');
 	await reviewer.getByRole('button', { name: 'Start reviewing' }).click();
-	await expect(reviewer).toHaveURL(/\/review\/task\/\d+/);
+	await expect(reviewer).toHaveURL(/\/review\/task\/[a-z2-9]{24}/);
 	const taskUrl = new URL(reviewer.url()).pathname;
 	expect(await leasedNow()).toBe(leasedBefore + 1);
 

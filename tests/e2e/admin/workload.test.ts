@@ -9,7 +9,7 @@ test('the workload page counts a reviewer’s review and skip of today, and sort
 	await page.goto('/review');
 	await page.waitForLoadState('networkidle');
 	await page.getByRole('button', { name: 'Start reviewing' }).click();
-	await expect(page).toHaveURL(/\/review\/task\/\d+$/);
+	await expect(page).toHaveURL(/\/review\/task\/[a-z2-9]{24}$/);
 	await page.waitForLoadState('networkidle');
 	// One skip, then one review.
 	let url = page.url();

@@ -32,7 +32,7 @@ test('reviewer: the queue and a review task', async ({ page }) => {
 	await shoot(page, 'reviewer-queue');
 
 	await page.getByRole('button', { name: 'Start reviewing' }).click();
-	await expect(page).toHaveURL(/\/review\/task\/\d+$/);
+	await expect(page).toHaveURL(/\/review\/task\/[a-z2-9]{24}$/);
 	await page.waitForLoadState('networkidle');
 	await expect(
 		page.getByRole('heading', { level: 1, name: /review\s*·\s*item \d+/i })

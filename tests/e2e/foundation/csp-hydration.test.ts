@@ -69,7 +69,7 @@ test('sign-in page: CSP without violations, hydration without mismatches', async
 const startReview = async (page: Page) => {
 	await open(page, '/review');
 	await page.getByRole('button', { name: 'Start reviewing' }).click();
-	await expect(page).toHaveURL(/\/review\/task\/\d+$/);
+	await expect(page).toHaveURL(/\/review\/task\/[a-z2-9]{24}$/);
 	return new URL(page.url()).pathname;
 };
 const startRanking = async (page: Page) => {

@@ -36,7 +36,7 @@ async function leasedTask(request: APIRequestContext, portalUrl: string) {
 	expect(start.status()).toBe(303);
 	const path = start.headers()['location'];
 	const html = await (await request.get(path, { headers: page })).text();
-	const taskId = /name="taskId" value="(\d+)"/.exec(html)?.[1];
+	const taskId = /name="taskId" value="([a-z2-9]{24})"/.exec(html)?.[1];
 	const key = /name="key" value="([^"]+)"/.exec(html)?.[1];
 	expect(taskId && key, 'the task page carries its lease').toBeTruthy();
 	return { path, taskId: taskId!, key: key! };

@@ -189,7 +189,7 @@ test('a reviewer passes the qualification round on their second attempt before l
 		await feedback.getByRole('link', { name: 'Start live review' }).click();
 		await expect(page.getByRole('heading', { name: 'Qualification round first' })).toHaveCount(0);
 		await page.getByRole('button', { name: 'Start reviewing' }).click();
-		await expect(page).toHaveURL(/\/review\/task\/\d+$/);
+		await expect(page).toHaveURL(/\/review\/task\/[a-z2-9]{24}$/);
 	});
 	await reviewerContext.close();
 

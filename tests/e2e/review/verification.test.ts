@@ -52,7 +52,7 @@ test('one verification cycle: seeded sample, keyboard review, blind secondary, a
 		await page.keyboard.press('Enter');
 		const reviewed = new Set<string>();
 		for (let step = 0; reviewed.size < 3 && step < 20; step++) {
-			await expect(page).toHaveURL(/\/review\/task\/\d+/);
+			await expect(page).toHaveURL(/\/review\/task\/[a-z2-9]{24}/);
 			await expect(page.getByText('Enter').first()).toBeVisible();
 			const url = page.url();
 			const type = (await page.locator('.qa .badge').first().textContent())!.trim();
@@ -195,7 +195,7 @@ test('a dispute is raised from the review screen and rejected by an organiser', 
 	const reviewer = await pageFor(browser, 'reviewer3');
 	await reviewer.goto('/review');
 	await reviewer.getByRole('button', { name: 'Start reviewing' }).click();
-	await expect(reviewer).toHaveURL(/\/review\/task\/\d+/);
+	await expect(reviewer).toHaveURL(/\/review\/task\/[a-z2-9]{24}/);
 	const question = (await reviewer.locator('.qa .question').textContent())!.trim();
 	const url = reviewer.url();
 	await reviewer.getByLabel(/Incorrect/).check();
@@ -235,7 +235,7 @@ test('without JavaScript, a submission redirects to the next item', async ({ bro
 	const current = page.getByRole('link', { name: 'Continue your current item' });
 	if (await current.count()) await current.click();
 	else await page.getByRole('button', { name: 'Start reviewing' }).click();
-	await expect(page).toHaveURL(/\/review\/task\/\d+/);
+	await expect(page).toHaveURL(/\/review\/task\/[a-z2-9]{24}/);
 	const url = page.url();
 	const key = await page.locator('input[name="key"]').first().inputValue();
 	await page.getByLabel(/Correct/).check();
@@ -243,7 +243,7 @@ test('without JavaScript, a submission redirects to the next item', async ({ bro
 	const answer = page.waitForResponse((r) => r.request().method() === 'POST');
 	await page.getByRole('button', { name: /Submit and next/ }).click();
 	expect((await answer).status()).toBe(303);
-	await page.waitForURL((u) => u.href !== url && /\/review\/task\/\d+/.test(u.pathname));
+	await page.waitForURL((u) => u.href !== url && /\/review\/task\/[a-z2-9]{24}/.test(u.pathname));
 	await expect(page.locator('input[name="key"]').first()).not.toHaveValue(key);
 	await expect(page.getByLabel(/Correct/)).not.toBeChecked();
 });

@@ -47,7 +47,7 @@ test('a reviewer reviews five items by keyboard alone, the decision always in vi
 	const before = { today: await count(page, 'today'), left: await count(page, 'left') };
 	await expect(page.getByRole('button', { name: 'Start reviewing' })).toBeFocused();
 	await page.keyboard.press('Enter');
-	await expect(page).toHaveURL(/\/review\/task\/\d+/);
+	await expect(page).toHaveURL(/\/review\/task\/[a-z2-9]{24}/);
 	await page.waitForLoadState('networkidle');
 	// Holding an item takes it out of what is left.
 	expect(await count(page, 'today')).toBe(before.today);
@@ -164,7 +164,7 @@ test('the countdown warns before the lease ends, and an expired lease can be rec
 	await loginAs(page, 'reviewer2');
 	await page.goto('/review');
 	await page.getByRole('button', { name: 'Start reviewing' }).click();
-	await expect(page).toHaveURL(/\/review\/task\/\d+/);
+	await expect(page).toHaveURL(/\/review\/task\/[a-z2-9]{24}/);
 	await page.waitForLoadState('networkidle');
 	const lease = page.locator('.lease');
 	const announced = lease.locator('[aria-live]');
@@ -198,7 +198,7 @@ test('on a phone the review screen is one column without sideways scrolling', as
 	await loginAs(page, 'reviewer3');
 	await page.goto('/review');
 	await page.getByRole('button', { name: 'Start reviewing' }).click();
-	await expect(page).toHaveURL(/\/review\/task\/\d+/);
+	await expect(page).toHaveURL(/\/review\/task\/[a-z2-9]{24}/);
 	const main = page.locator('main');
 	const widths = await main.evaluate((m) => ({ scroll: m.scrollWidth, client: m.clientWidth }));
 	expect(widths.scroll).toBeLessThanOrEqual(widths.client);
@@ -219,7 +219,7 @@ test('the review pages have no serious or critical accessibility violations', as
 		.locator('main')
 		.getByText(/^(Start reviewing|Continue your current item)$/)
 		.click();
-	await expect(page).toHaveURL(/\/review\/task\/\d+/);
+	await expect(page).toHaveURL(/\/review\/task\/[a-z2-9]{24}/);
 	await page.waitForLoadState('networkidle');
 	expect(await seriousViolations(page), 'the review task page').toEqual([]);
 	await page.keyboard.press('f');

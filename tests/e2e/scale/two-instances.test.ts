@@ -86,7 +86,7 @@ async function review(page: Page, base: string, limit: number): Promise<number> 
 	let submitted = 0;
 	while (submitted < limit) {
 		await page.waitForURL(/\/review(\/task\/\d+|\?done=1)/);
-		if (!/\/review\/task\/\d+/.test(page.url())) break;
+		if (!/\/review\/task\/[a-z2-9]{24}/.test(page.url())) break;
 		await expect(page.getByText('Enter').first()).toBeVisible();
 		const url = page.url();
 		await page.keyboard.press('c');

@@ -2,8 +2,8 @@ import { fail, redirect } from '@sveltejs/kit';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import {
-	claimNext,
-	currentLease,
+	claimWork,
+	currentWork,
 	mustQualify,
 	reviewerWorkday,
 	reviewHistory
@@ -17,11 +17,11 @@ export const load: PageServerLoad = async ({ locals, url, cookies }) => {
 	const db = getDb();
 	const [workday, lease, history, qualify] = await Promise.all([
 		reviewerWorkday(db, user.id, cookies.get(TIME_ZONE_COOKIE)),
-		currentLease(db, user.id),
+		currentWork(db, user.id),
 		reviewHistory(db, user.id, 50),
 		mustQualify(db, user.id)
 	]);
-	return { workday, lease, history, qualify };
+	return { workday, lease: lease && { publicId: lease.publicId }, history, qualify };
 };
 
 export const actions: Actions = {
@@ -29,11 +29,11 @@ export const actions: Actions = {
 		const user = requireRole(locals, 'reviewer');
 		let lease;
 		try {
-			lease = await claimNext(getDb(), user.id);
+			lease = await claimWork(getDb(), user.id);
 		} catch (e) {
 			return failWith(e);
 		}
 		if (!lease) return fail(409, { message: 'There is nothing left for you to review right now.' });
-		redirect(303, `/review/task/${lease.taskId}`);
+		redirect(303, `/review/task/${lease.publicId}`);
 	}
 };

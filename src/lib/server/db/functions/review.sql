@@ -4,6 +4,11 @@
 -- Applied after the schema migrations whenever this file changes (src/lib/server/db/functions.ts);
 -- change a function here, never in a numbered migration.
 
+-- Earlier argument lists and return types (the screen's public id and hidden gold checks came later).
+DROP FUNCTION IF EXISTS review_submit_and_next(text, integer, text, verdict, integer,
+	feedback_category, text, dispute_category, text, integer, timestamptz, text);
+DROP FUNCTION IF EXISTS review_claim_next(text, timestamptz, text);
+
 -- A review row as the application reads it (camel-case keys), with whether it was made without the
 -- item's passage. Used by review_submit; reviews.ts reads its JSON.
 CREATE OR REPLACE FUNCTION review_json(r review) RETURNS jsonb
@@ -63,19 +68,27 @@ $$;
 -- left, when the reviewers' qualification round is required and the reviewer has not passed it, or
 -- while an exclusion of every study leaves the reviewer's reviews out. A task reopened after an
 -- exclusion goes to nobody who held or did another task of its item (review_task_open_to).
--- Called by queue.ts `claimNext` and review_submit_and_next.
-CREATE OR REPLACE FUNCTION review_claim_next(p_user text, p_now timestamptz, p_token text)
+-- With p_checks, one claim in every check_every of the reviewer's claims may be a hidden gold
+-- check instead (a review_check row: check_id set, task_id and item_id null). Each fresh lease gets
+-- p_public as the id the reviewer's screen shows. Called by queue.ts `claimNext` (no checks),
+-- `claimWork` and review_submit_and_next.
+CREATE OR REPLACE FUNCTION review_claim_next(p_user text, p_now timestamptz, p_token text,
+	p_public text, p_checks boolean)
 RETURNS TABLE (task_id integer, item_id integer, round review_round, lease_token text,
-	leased_at timestamptz, lease_expires_at timestamptz)
+	leased_at timestamptz, lease_expires_at timestamptz, public_id text, check_id integer)
 LANGUAGE plpgsql ROWS 1 AS $$
 #variable_conflict use_column
 DECLARE
 	v_id integer;
 	v_sampled integer[];
+	v_round reviewer_round;
+	v_claim integer;
+	v_gold integer;
 BEGIN
+	SELECT * INTO v_round FROM reviewer_round WHERE id = 1;
 	-- When the reviewers' qualification round is required, only a reviewer who passed an attempt
 	-- gets work (quality/review-round.ts); the others get no row.
-	IF EXISTS (SELECT 1 FROM reviewer_round WHERE required) AND NOT EXISTS (
+	IF v_round.required AND NOT EXISTS (
 		SELECT 1 FROM review_qualification_attempt WHERE reviewer_id = p_user AND passed) THEN
 		RETURN;
 	END IF;
@@ -85,9 +98,18 @@ BEGIN
 		AND NOT judgement_counts(p_user, NULL, p_now) THEN
 		RETURN;
 	END IF;
-	RETURN QUERY SELECT t.id, t.item_id, t.round, t.lease_token, t.leased_at, t.lease_expires_at
+	RETURN QUERY SELECT t.id, t.item_id, t.round, t.lease_token, t.leased_at, t.lease_expires_at,
+		t.public_id, NULL::integer
 	FROM review_task t
 	WHERE t.state = 'leased' AND t.leased_by = p_user AND t.lease_expires_at > p_now
+	LIMIT 1;
+	IF FOUND THEN
+		RETURN;
+	END IF;
+	RETURN QUERY SELECT NULL::integer, NULL::integer, c.round, c.lease_token, c.leased_at,
+		c.lease_expires_at, c.public_id, c.id
+	FROM review_check c
+	WHERE c.reviewer_id = p_user AND c.state = 'leased' AND c.lease_expires_at > p_now
 	LIMIT 1;
 	IF FOUND THEN
 		RETURN;
@@ -140,13 +162,49 @@ BEGIN
 		RETURN;
 	END IF;
 
+	-- A hidden gold check in place of this claim: one claim in every block of check_every (this
+	-- reviewer's claims 0..N-1, N..2N-1, …) at a place in the block drawn from the reviewer and the
+	-- block, when a live gold pair they have not had (in checks or the round) is left. The check
+	-- takes the round and lease length of the live task it stands in for; the task stays queued.
+	-- Claims are counted only while checks are on.
+	IF p_checks AND v_round.check_every IS NOT NULL THEN
+		INSERT INTO reviewer_claims AS m (user_id, claims) VALUES (p_user, 1)
+		ON CONFLICT (user_id) DO UPDATE SET claims = m.claims + 1
+		RETURNING m.claims - 1 INTO v_claim;
+		IF v_claim % v_round.check_every = (('x' || substr(md5(p_user || ':check:' ||
+			(v_claim / v_round.check_every)::text), 1, 8))::bit(32)::bigint % v_round.check_every) THEN
+			SELECT g.id INTO v_gold FROM review_gold g
+			WHERE g.retired_at IS NULL
+				AND NOT EXISTS (SELECT 1 FROM review_check c WHERE c.gold_id = g.id AND c.reviewer_id = p_user)
+				AND NOT EXISTS (SELECT 1 FROM review_gold_answer a WHERE a.gold_id = g.id
+					AND a.reviewer_id = p_user)
+			ORDER BY md5(p_user || ':' || g.id::text) COLLATE "C", g.id LIMIT 1;
+			IF v_gold IS NOT NULL THEN
+				RETURN QUERY INSERT INTO review_check AS c (public_id, reviewer_id, gold_id, round, lease_token,
+					lease_minutes, leased_at, lease_expires_at, claim_index)
+				SELECT p_public, p_user, v_gold, t.round, p_token, d.lease_minutes, p_now,
+					p_now + make_interval(mins => d.lease_minutes), v_claim
+				FROM review_task t JOIN qa_item i ON i.id = t.item_id JOIN dataset d ON d.id = i.dataset_id
+				WHERE t.id = v_id
+				RETURNING NULL::integer, NULL::integer, c.round, c.lease_token, c.leased_at,
+					c.lease_expires_at, c.public_id, c.id;
+				INSERT INTO audit_event (actor_id, action, object_type, object_id, after)
+				SELECT p_user, 'review_check.lease', 'review_check', c.id::text,
+					jsonb_build_object('goldId', c.gold_id, 'claim', c.claim_index)
+				FROM review_check c WHERE c.public_id = p_public;
+				RETURN;
+			END IF;
+		END IF;
+	END IF;
+
 	RETURN QUERY UPDATE review_task t SET state = 'leased', leased_by = p_user, lease_token = p_token,
-		leased_at = p_now,
+		public_id = p_public, leased_at = p_now,
 		lease_expires_at = p_now + make_interval(mins => (
 			SELECT d.lease_minutes FROM qa_item i JOIN dataset d ON d.id = i.dataset_id
 			WHERE i.id = t.item_id))
 	WHERE t.id = v_id
-	RETURNING t.id, t.item_id, t.round, t.lease_token, t.leased_at, t.lease_expires_at;
+	RETURNING t.id, t.item_id, t.round, t.lease_token, t.leased_at, t.lease_expires_at, t.public_id,
+		NULL::integer;
 	INSERT INTO audit_event (actor_id, action, object_type, object_id, after)
 	SELECT p_user, 'review_task.lease', 'review_task', t.id::text,
 		jsonb_build_object('round', t.round, 'itemId', t.item_id, 'expiresAt',
@@ -252,15 +310,17 @@ BEGIN
 END $$;
 
 -- "Submit and next" of the review screen: review_submit, then (when the review is saved or was
--- saved before) review_claim_next. Always one row; the lease columns are null when nothing is left
+-- saved before) review_claim_next (hidden gold checks with p_checks). Always one row; the lease columns are null when nothing is left
 -- or the submission was refused. Called by reviews.ts `submitAndNext` (one prepared statement).
 CREATE OR REPLACE FUNCTION review_submit_and_next(
 	p_user text, p_task integer, p_key text, p_verdict verdict, p_relevance integer,
 	p_feedback_category feedback_category, p_feedback text,
 	p_dispute_category dispute_category, p_dispute_reason text,
-	p_time_on_task integer, p_now timestamptz, p_next_token text
+	p_time_on_task integer, p_now timestamptz, p_next_token text, p_next_public text,
+	p_checks boolean
 ) RETURNS TABLE (outcome text, review jsonb, task_id integer, item_id integer, round review_round,
-	lease_token text, leased_at timestamptz, lease_expires_at timestamptz)
+	lease_token text, leased_at timestamptz, lease_expires_at timestamptz, public_id text,
+	check_id integer)
 LANGUAGE plpgsql ROWS 1 AS $$
 #variable_conflict use_column
 DECLARE
@@ -270,13 +330,62 @@ BEGIN
 	SELECT * INTO s FROM review_submit(p_user, p_task, p_key, p_verdict, p_relevance,
 		p_feedback_category, p_feedback, p_dispute_category, p_dispute_reason, p_time_on_task, p_now);
 	IF s.outcome IN ('saved', 'duplicate') THEN
-		SELECT * INTO l FROM review_claim_next(p_user, p_now, p_next_token);
+		SELECT * INTO l FROM review_claim_next(p_user, p_now, p_next_token, p_next_public, p_checks);
 		RETURN QUERY SELECT s.outcome, s.review, l.task_id, l.item_id, l.round, l.lease_token,
-			l.leased_at, l.lease_expires_at;
+			l.leased_at, l.lease_expires_at, l.public_id, l.check_id;
 	ELSE
 		RETURN QUERY SELECT s.outcome, s.review, NULL::integer, NULL::integer, NULL::review_round,
-			NULL::text, NULL::timestamptz, NULL::timestamptz;
+			NULL::text, NULL::timestamptz, NULL::timestamptz, NULL::text, NULL::integer;
 	END IF;
+END $$;
+
+-- Records a reviewer's answer to a hidden gold check they hold (review_check), then (when saved or
+-- saved before) leases their next work as review_claim_next does (checks included): the same row
+-- as review_submit_and_next, with no review. Outcome 'saved' or 'duplicate' (the same key, the
+-- check answered already), else 'not_leased' (not this reviewer's check, or released or skipped)
+-- and nothing is written. `matched` counts the labels (verdict, relevance) equal to the gold's.
+-- Accepted after the lease ran out, as a live review is while nobody else took its item (nobody
+-- else can take a check). The feedback note and dispute reason are kept on the check for the
+-- organisers (a dispute of a gold pair is worth reading). Called by review/checks.ts.
+CREATE OR REPLACE FUNCTION review_check_submit_and_next(
+	p_user text, p_check integer, p_key text, p_verdict verdict, p_relevance integer,
+	p_feedback text, p_dispute_reason text, p_time_on_task integer, p_now timestamptz,
+	p_next_token text, p_next_public text
+) RETURNS TABLE (outcome text, review jsonb, task_id integer, item_id integer, round review_round,
+	lease_token text, leased_at timestamptz, lease_expires_at timestamptz, public_id text,
+	check_id integer)
+LANGUAGE plpgsql ROWS 1 AS $$
+#variable_conflict use_column
+DECLARE
+	c review_check;
+	v_outcome text;
+	l record;
+BEGIN
+	SELECT * INTO c FROM review_check WHERE id = p_check AND reviewer_id = p_user FOR UPDATE;
+	IF c.id IS NULL OR c.lease_token IS DISTINCT FROM p_key OR c.state NOT IN ('leased', 'done') THEN
+		v_outcome := 'not_leased';
+	ELSIF c.state = 'done' THEN
+		v_outcome := 'duplicate';
+	ELSE
+		UPDATE review_check SET state = 'done', verdict = p_verdict, relevance = p_relevance,
+			matched = (SELECT (g.verdict = p_verdict)::int + (g.relevance = p_relevance)::int
+				FROM review_gold g WHERE g.id = c.gold_id),
+			feedback = p_feedback, dispute_reason = p_dispute_reason, time_on_task_ms = p_time_on_task,
+			submitted_at = p_now
+		WHERE id = c.id;
+		INSERT INTO audit_event (actor_id, action, object_type, object_id, after)
+		VALUES (p_user, 'review_check.submit', 'review_check', c.id::text,
+			jsonb_build_object('goldId', c.gold_id, 'verdict', p_verdict, 'relevance', p_relevance));
+		v_outcome := 'saved';
+	END IF;
+	IF v_outcome = 'not_leased' THEN
+		RETURN QUERY SELECT v_outcome, NULL::jsonb, NULL::integer, NULL::integer, NULL::review_round,
+			NULL::text, NULL::timestamptz, NULL::timestamptz, NULL::text, NULL::integer;
+		RETURN;
+	END IF;
+	SELECT * INTO l FROM review_claim_next(p_user, p_now, p_next_token, p_next_public, true);
+	RETURN QUERY SELECT v_outcome, NULL::jsonb, l.task_id, l.item_id, l.round, l.lease_token,
+		l.leased_at, l.lease_expires_at, l.public_id, l.check_id;
 END $$;
 
 -- Recomputes a dataset's reviewer_tally rows from its reviews (each reviewer's first-revision

@@ -21,6 +21,7 @@ import {
 	applicationStatus,
 	exclusionSource,
 	raterHoldKind,
+	reviewRound,
 	role,
 	verdict,
 	withdrawalPolicy
@@ -314,6 +315,11 @@ export const reviewerRound = pgTable(
 		passMark: doublePrecision().notNull().default(0.8),
 		questionsPerAttempt: integer().notNull().default(5),
 		maxAttempts: integer().notNull().default(2),
+		/**
+		 * Hidden gold checks in the live review queue: one claim in every `check_every` of each
+		 * reviewer's claims is a gold pair they have not had (null: none).
+		 */
+		checkEvery: integer(),
 		updatedBy: text().references(() => user.id),
 		updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow()
 	},
@@ -321,7 +327,8 @@ export const reviewerRound = pgTable(
 		check('reviewer_round_single', sql`${t.id} = 1`),
 		check('reviewer_round_pass_mark', sql`${t.passMark} > 0 and ${t.passMark} <= 1`),
 		check('reviewer_round_per_attempt', sql`${t.questionsPerAttempt} between 1 and 100`),
-		check('reviewer_round_attempts', sql`${t.maxAttempts} between 1 and 10`)
+		check('reviewer_round_attempts', sql`${t.maxAttempts} between 1 and 10`),
+		check('reviewer_round_check_every', sql`${t.checkEvery} between 2 and 1000`)
 	]
 );
 export type ReviewerRound = typeof reviewerRound.$inferSelect;
@@ -387,3 +394,59 @@ export const reviewQualificationAttempt = pgTable(
 	},
 	(t) => [primaryKey({ columns: [t.reviewerId, t.attempt] })]
 );
+
+/**
+ * A hidden gold check of the live review queue: a gold pair of the reviewers' round served to one
+ * reviewer in place of a live claim (`review_claim_next`), on the review screen as any item, under
+ * the round and lease length of the live task it stood in for. Never a review: no item, outcome,
+ * agreement or export reads it. `matched` counts the labels (verdict, relevance) that agree with
+ * the gold once answered. `state`: leased, done, skipped or released.
+ */
+export const reviewCheck = pgTable(
+	'review_check',
+	{
+		id: integer().primaryKey().generatedAlwaysAsIdentity(),
+		publicId: text().notNull().unique(),
+		reviewerId: text()
+			.notNull()
+			.references(() => user.id),
+		goldId: integer()
+			.notNull()
+			.references(() => reviewGold.id),
+		round: reviewRound().notNull(),
+		state: text().notNull().default('leased'),
+		leaseToken: text().notNull(),
+		leaseMinutes: integer().notNull(),
+		leasedAt: timestamp({ withTimezone: true }).notNull(),
+		leaseExpiresAt: timestamp({ withTimezone: true }).notNull(),
+		/** The reviewer's claim (0-based count of their claims) the check took the place of. */
+		claimIndex: integer().notNull(),
+		verdict: verdict(),
+		relevance: smallint(),
+		matched: smallint(),
+		feedback: text(),
+		disputeReason: text(),
+		timeOnTaskMs: integer(),
+		submittedAt: timestamp({ withTimezone: true })
+	},
+	(t) => [
+		unique('review_check_once').on(t.reviewerId, t.goldId),
+		index('review_check_reviewer').on(t.reviewerId, t.state),
+		check(
+			'review_check_state',
+			sql`${t.state} in ('leased', 'done', 'skipped', 'released')`
+		)
+	]
+);
+export type ReviewCheck = typeof reviewCheck.$inferSelect;
+
+/**
+ * How many fresh claims each reviewer has made (leases of live tasks and hidden checks): where the
+ * next claim falls in its block of `check_every` (`review_claim_next`).
+ */
+export const reviewerClaims = pgTable('reviewer_claims', {
+	userId: text()
+		.primaryKey()
+		.references(() => user.id),
+	claims: integer().notNull().default(0)
+});

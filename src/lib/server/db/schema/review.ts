@@ -65,6 +65,11 @@ export const reviewTask = pgTable(
 		 */
 		retiredAt: timestamp({ withTimezone: true }),
 		/**
+		 * The id the reviewer's screen uses for the task (its address and form), drawn afresh for
+		 * each lease: random, like a hidden gold check's, so neither tells them apart.
+		 */
+		publicId: text(),
+		/**
 		 * The task took the place of a retired one: never offered to a reviewer who held or did any
 		 * other task of its item (the claim checks it for these tasks only).
 		 */
@@ -76,6 +81,7 @@ export const reviewTask = pgTable(
 			.on(t.itemId, t.round)
 			.where(sql`${t.retiredAt} is null`),
 		index('review_task_item').on(t.itemId),
+		uniqueIndex('review_task_public_id').on(t.publicId),
 		index('review_task_claimable')
 			.on(t.round, t.sortKey, t.id)
 			.where(sql`${t.state} = 'pending' and not ${t.awaitsPassage}`),

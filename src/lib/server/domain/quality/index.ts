@@ -58,6 +58,8 @@ export {
 	listReviewerGrants,
 	listReviewGold,
 	retireReviewGold,
+	reviewCheckResults,
+	reviewCheckScores,
 	reviewGoldAnswerSchema,
 	reviewGoldFeedback,
 	reviewerGrantSchema,
@@ -69,6 +71,7 @@ export {
 	type GoldQuestion,
 	type GoldShown,
 	type ReviewAttempt,
+	type ReviewCheckResult,
 	type ReviewGoldFeedback,
 	type ReviewerRoundSettings,
 	type ReviewerRoundStatus

@@ -74,7 +74,7 @@ describeEachDb('the reviewers’ qualification round', (h) => {
 		// The queue refuses with the reason, and the database function itself gives nothing.
 		await expect(claimNext(h.db, ann.id)).rejects.toMatchObject({ code: 'forbidden' });
 		const raw = rowsOf(
-			await h.db.execute(sql`select * from review_claim_next(${ann.id}, now(), 'tok')`)
+			await h.db.execute(sql`select * from review_claim_next(${ann.id}, now(), 'tok', 'pub', true)`)
 		);
 		expect(raw).toEqual([]);
 

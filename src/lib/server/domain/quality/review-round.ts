@@ -19,6 +19,9 @@ import { recordAudit } from '../audit';
 import { JsonFormError, parseJsonText } from '../imports';
 import { itemKey, typedFields } from '../items';
 import { validateQaRecord } from '../../../schemas/qa-record';
+import { wilson } from '../../../stats/blinding-attack';
+import type { GoldScore } from './gold-compare';
+import { MIN_CHECKS_TO_FLAG } from './qualification';
 import { VERDICTS, type QaType, type Verdict } from '../../../constants';
 
 /** Most gold QA pairs one file may hold. */
@@ -30,14 +33,15 @@ const MAX_PASSAGE = 100_000;
 /** The round's settings (the defaults until an organiser saves them). */
 export type ReviewerRoundSettings = Pick<
 	ReviewerRound,
-	'required' | 'passMark' | 'questionsPerAttempt' | 'maxAttempts'
+	'required' | 'passMark' | 'questionsPerAttempt' | 'maxAttempts' | 'checkEvery'
 >;
 
 const DEFAULTS: ReviewerRoundSettings = {
 	required: false,
 	passMark: 0.8,
 	questionsPerAttempt: 5,
-	maxAttempts: 2
+	maxAttempts: 2,
+	checkEvery: null
 };
 
 export async function reviewerRoundSettings(db: Db): Promise<ReviewerRoundSettings> {
@@ -47,7 +51,8 @@ export async function reviewerRoundSettings(db: Db): Promise<ReviewerRoundSettin
 				required: row.required,
 				passMark: row.passMark,
 				questionsPerAttempt: row.questionsPerAttempt,
-				maxAttempts: row.maxAttempts
+				maxAttempts: row.maxAttempts,
+				checkEvery: row.checkEvery
 			}
 		: { ...DEFAULTS };
 }
@@ -67,7 +72,15 @@ export const reviewerRoundSettingsSchema = z.object({
 		.number({ message: 'Give the attempts allowed.' })
 		.int('Give a whole number.')
 		.min(1, 'At least 1 attempt.')
-		.max(10, 'At most 10 attempts.')
+		.max(10, 'At most 10 attempts.'),
+	/** Hidden gold checks: one in every N claims of each reviewer; null for none. */
+	checkEvery: z
+		.number({ message: 'Give how often a hidden check comes, or leave it empty.' })
+		.int('Give a whole number.')
+		.min(2, 'At most one check in every 2 items.')
+		.max(1000, 'At least one check in every 1,000 items.')
+		.nullable()
+		.default(null)
 });
 
 /**
@@ -347,7 +360,10 @@ async function attemptsOf(db: Db, reviewerId: string): Promise<ReviewAttempt[]> 
 		.orderBy(asc(reviewQualificationAttempt.attempt));
 }
 
-/** The reviewer's next pair: live, never answered by them, in their own seeded order. */
+/**
+ * The reviewer's next pair: live, never answered by them in the round nor met as a hidden check,
+ * in their own seeded order.
+ */
 async function nextGold(db: Db, reviewerId: string): Promise<GoldQuestion | null> {
 	const [row] = rowsOf<{
 		id: number;
@@ -359,6 +375,8 @@ async function nextGold(db: Db, reviewerId: string): Promise<GoldQuestion | null
 			from review_gold g
 			where g.retired_at is null and not exists (select 1 from review_gold_answer a
 				where a.gold_id = g.id and a.reviewer_id = ${reviewerId})
+				and not exists (select 1 from review_check c
+					where c.gold_id = g.id and c.reviewer_id = ${reviewerId})
 			order by md5(${reviewerId} || ':' || g.id::text) collate "C", g.id limit 1`)
 	);
 	if (!row) return null;
@@ -671,4 +689,92 @@ export async function listReviewerGrants(db: Db) {
 		.from(qualificationGrant)
 		.where(isNull(qualificationGrant.studyId))
 		.orderBy(desc(qualificationGrant.grantedAt), desc(qualificationGrant.id));
+}
+
+/** One reviewer's hidden gold checks in the live review queue. */
+export interface ReviewCheckResult {
+	raterId: string;
+	pseudonym: string;
+	displayName: string;
+	/** Checks answered (skipped or released ones are not scored). */
+	checks: number;
+	/** Labels (verdict, relevance) matching the gold, of 2 per check. */
+	matched: number;
+	total: number;
+	/** matched / total. */
+	accuracy: number;
+	/** 95 % Wilson interval of the accuracy over labels. */
+	interval: [number, number];
+	/** Below the round's pass mark after at least MIN_CHECKS_TO_FLAG checks. */
+	flagged: boolean;
+	/** Notes and dispute reasons the reviewer wrote on gold pairs (worth reading: a gold may be wrong). */
+	notes: { goldId: number; feedback: string | null; dispute: string | null }[];
+}
+
+/** Each reviewer's accuracy on the hidden gold checks of the review queue, as of now. */
+export async function reviewCheckResults(db: Db): Promise<ReviewCheckResult[]> {
+	const settings = await reviewerRoundSettings(db);
+	const rows = rowsOf<{
+		id: string;
+		pseudonym: string;
+		display_name: string;
+		checks: number;
+		matched: number;
+		notes: { goldId: number; feedback: string | null; dispute: string | null }[] | string | null;
+	}>(
+		await db.execute(sql`select u.id, u.pseudonym, u.display_name, count(*)::int as checks,
+				sum(c.matched)::int as matched,
+				json_agg(json_build_object('goldId', c.gold_id, 'feedback', c.feedback,
+					'dispute', c.dispute_reason) order by c.id)
+					filter (where c.feedback is not null or c.dispute_reason is not null) as notes
+			from review_check c join "user" u on u.id = c.reviewer_id
+			where c.state = 'done'
+			group by u.id, u.pseudonym, u.display_name order by u.pseudonym`)
+	);
+	return rows.map((r) => {
+		const checks = Number(r.checks);
+		const matched = Number(r.matched);
+		const total = 2 * checks;
+		const accuracy = matched / total;
+		const { low, high } = wilson(matched, total);
+		const notes = typeof r.notes === 'string' ? JSON.parse(r.notes) : (r.notes ?? []);
+		return {
+			raterId: r.id,
+			pseudonym: r.pseudonym,
+			displayName: r.display_name,
+			checks,
+			matched,
+			total,
+			accuracy,
+			interval: [low, high] as [number, number],
+			flagged: checks >= MIN_CHECKS_TO_FLAG && accuracy < settings.passMark,
+			notes
+		};
+	});
+}
+
+/**
+ * The hidden checks as gold scores for the rater-quality report: one per answered check, two
+ * labels each (`assignmentId` and `questionId` are the check's and the gold pair's ids).
+ */
+export async function reviewCheckScores(db: Db): Promise<GoldScore[]> {
+	const rows = rowsOf<{
+		id: number;
+		gold_id: number;
+		reviewer_id: string;
+		submitted_at: Date | string;
+		matched: number;
+	}>(
+		await db.execute(sql`select id, gold_id, reviewer_id, submitted_at, matched from review_check
+			where state = 'done' order by id`)
+	);
+	return rows.map((r) => ({
+		assignmentId: Number(r.id),
+		questionId: Number(r.gold_id),
+		raterId: r.reviewer_id,
+		submittedAt: new Date(r.submitted_at),
+		matched: Number(r.matched),
+		total: 2,
+		lines: []
+	}));
 }

@@ -95,7 +95,10 @@ describeEachDb("the reviewers' quality report", (h) => {
 		// kappa = (72 − 28)/(144 − 28) = 44/116.
 		expect(mine.peer.kappa.value).toBeCloseTo(44 / 116, 12);
 		expect([mine.peer.pairs, mine.peer.questions]).toEqual([12, 6]);
-		expect(mine.gold.share).toEqual({ value: null, reason: 'the review queue has no gold checks' });
+		expect(mine.gold.share).toEqual({
+			value: null,
+			reason: 'hidden gold checks are off in the review queue'
+		});
 		expect(mine.position).toEqual({
 			kind: 'none',
 			reason: 'a reviewer sees one QA pair at a time'

@@ -26,6 +26,8 @@ import { defined, undefinedStat } from '../../../stats/types';
 import {
 	MIN_CHECKS_TO_FLAG,
 	goldAnswers,
+	reviewCheckScores,
+	reviewerRoundSettings,
 	scoreAgainstGold,
 	studyLabels,
 	type GoldScore
@@ -448,9 +450,9 @@ export async function reviewedDatasets(db: Db) {
  * (its latest revision, primary or secondary, without an exclusion of every study covering it)
  * gives two labels of its item — the verdict and the GP relevance — so agreement with peers is
  * Cohen's kappa against the other reviewers of the same items (the secondary sample), competence a
- * Dawid–Skene model per label, and time on task the review's. No gold checks run in the review
- * queue, so gold accuracy is undefined with that reason; position bias does not apply. Null when
- * the dataset does not exist.
+ * Dawid–Skene model per label, time on task the review's, and gold accuracy the reviewer's hidden
+ * gold checks in the review queue (portal-wide, two labels each, flagged below the reviewers'
+ * round's pass mark); position bias does not apply. Null when the dataset does not exist.
  */
 export async function reviewerQualityReport(
 	db: Db,
@@ -511,17 +513,25 @@ export async function reviewerQualityReport(
 					{ value: a.competence.value, n: a.n }
 				]);
 	}
+	// Hidden gold checks run portal-wide: a reviewer's accuracy on them, whichever dataset they
+	// were reviewing, is shown beside their reviews of this one.
+	const round = await reviewerRoundSettings(db);
+	const reviewers = new Set(reviews.map((r) => r.reviewer));
+	const gold = (await reviewCheckScores(db)).filter((g) => reviewers.has(g.raterId));
 	const inputs: Inputs = {
 		live,
 		liveRaw,
-		gold: [],
+		gold,
 		left: new Map(),
 		firsts: new Map(),
 		competence,
 		thresholdMs,
-		passMark: 0,
+		passMark: round.passMark,
 		design: 'verification',
-		noGold: 'the review queue has no gold checks',
+		noGold:
+			round.checkEvery === null
+				? 'hidden gold checks are off in the review queue'
+				: 'no hidden gold check answered yet',
 		boot
 	};
 	return {
@@ -530,7 +540,7 @@ export async function reviewerQualityReport(
 		datasetId: Number(d.id),
 		name: d.name,
 		design: 'verification',
-		passMark: 0,
+		passMark: round.passMark,
 		thresholdMs,
 		seed: boot.seed,
 		resamples: boot.resamples

@@ -7,6 +7,7 @@ import {
 	passage,
 	qaItem,
 	qaItemVersion,
+	reviewCheck,
 	reviewTask,
 	taskSkip,
 	type Passage,
@@ -20,7 +21,10 @@ import { claimRefusal } from '../consent';
 import { DomainError } from '../../errors';
 import { taskAwaitsPassageSql } from './passage';
 
-/** A task leased to one reviewer; `leaseToken` doubles as the submission's idempotency key. */
+/**
+ * A task leased to one reviewer; `leaseToken` doubles as the submission's idempotency key and
+ * `publicId` is the id the reviewer's screen uses (drawn afresh for each lease).
+ */
 export interface Lease {
 	taskId: number;
 	itemId: number;
@@ -28,6 +32,22 @@ export interface Lease {
 	leaseToken: string;
 	leasedAt: Date;
 	leaseExpiresAt: Date;
+	publicId: string;
+}
+
+/**
+ * What the review screen holds: a live task's lease or a hidden gold check's, told apart only on
+ * the server (`taskId` or `checkId`); the screen sees `publicId`, the round and the lease times.
+ */
+export interface WorkLease {
+	taskId: number | null;
+	checkId: number | null;
+	itemId: number | null;
+	round: ReviewRound;
+	leaseToken: string;
+	leasedAt: Date;
+	leaseExpiresAt: Date;
+	publicId: string;
 }
 
 const leaseColumns = {
@@ -36,7 +56,8 @@ const leaseColumns = {
 	round: reviewTask.round,
 	leaseToken: reviewTask.leaseToken,
 	leasedAt: reviewTask.leasedAt,
-	leaseExpiresAt: reviewTask.leaseExpiresAt
+	leaseExpiresAt: reviewTask.leaseExpiresAt,
+	publicId: reviewTask.publicId
 };
 
 /**
@@ -91,6 +112,35 @@ export async function currentLease(db: Db | Tx, userId: string, now = new Date()
 	return (lease as Lease | undefined) ?? null;
 }
 
+/** The reviewer's unexpired lease of a live task or a hidden gold check, if any. */
+export async function currentWork(
+	db: Db | Tx,
+	userId: string,
+	now = new Date()
+): Promise<WorkLease | null> {
+	const lease = await currentLease(db, userId, now);
+	if (lease) return { ...lease, checkId: null };
+	const [check] = await db
+		.select({
+			checkId: reviewCheck.id,
+			round: reviewCheck.round,
+			leaseToken: reviewCheck.leaseToken,
+			leasedAt: reviewCheck.leasedAt,
+			leaseExpiresAt: reviewCheck.leaseExpiresAt,
+			publicId: reviewCheck.publicId
+		})
+		.from(reviewCheck)
+		.where(
+			and(
+				eq(reviewCheck.reviewerId, userId),
+				eq(reviewCheck.state, 'leased'),
+				gt(reviewCheck.leaseExpiresAt, now)
+			)
+		)
+		.limit(1);
+	return check ? { ...check, taskId: null, itemId: null } : null;
+}
+
 /** A lease row as the review functions return it (snake-case columns). */
 export interface LeaseRow {
 	task_id: number | null;
@@ -99,6 +149,8 @@ export interface LeaseRow {
 	lease_token: string | null;
 	leased_at: Date | string | null;
 	lease_expires_at: Date | string | null;
+	public_id: string | null;
+	check_id: number | null;
 }
 
 /**
@@ -127,7 +179,7 @@ export async function excludedNow(db: Db | Tx, userId: string, now = new Date())
 	return Boolean(row?.excluded);
 }
 
-/** The lease of a function's row, or null when the row holds none. */
+/** The live task's lease of a function's row, or null when the row holds none. */
 export function leaseOf(row: LeaseRow | undefined): Lease | null {
 	if (!row || row.task_id === null) return null;
 	return {
@@ -136,7 +188,23 @@ export function leaseOf(row: LeaseRow | undefined): Lease | null {
 		round: row.round!,
 		leaseToken: row.lease_token!,
 		leasedAt: new Date(row.leased_at!),
-		leaseExpiresAt: new Date(row.lease_expires_at!)
+		leaseExpiresAt: new Date(row.lease_expires_at!),
+		publicId: row.public_id!
+	};
+}
+
+/** The lease (live task or hidden gold check) of a function's row, or null when it holds none. */
+export function workOf(row: LeaseRow | undefined): WorkLease | null {
+	if (!row || (row.task_id === null && row.check_id === null)) return null;
+	return {
+		taskId: row.task_id,
+		checkId: row.check_id,
+		itemId: row.item_id,
+		round: row.round!,
+		leaseToken: row.lease_token!,
+		leasedAt: new Date(row.leased_at!),
+		leaseExpiresAt: new Date(row.lease_expires_at!),
+		publicId: row.public_id!
 	};
 }
 
@@ -158,6 +226,22 @@ export async function claimNext(
 	userId: string,
 	now = new Date()
 ): Promise<Lease | null> {
+	return leaseOf(await claimRow(db, userId, now, false));
+}
+
+/**
+ * The review screen's claim: as claimNext, but one claim in every `check_every` of the reviewer's
+ * claims may be a hidden gold check (`review_check`) while the round has checks on.
+ */
+export async function claimWork(
+	db: Db | Tx,
+	userId: string,
+	now = new Date()
+): Promise<WorkLease | null> {
+	return workOf(await claimRow(db, userId, now, true));
+}
+
+async function claimRow(db: Db | Tx, userId: string, now: Date, checks: boolean) {
 	if (await claimRefusal(db, userId))
 		throw new DomainError(
 			'forbidden',
@@ -176,10 +260,11 @@ export async function claimNext(
 	const rows = rowsOf<LeaseRow>(
 		// review_claim_next: src/lib/server/db/functions/review.sql
 		await db.execute(
-			sql`select * from review_claim_next(${userId}, ${now.toISOString()}::timestamptz, ${randomId()})`
+			sql`select * from review_claim_next(${userId}, ${now.toISOString()}::timestamptz,
+				${randomId()}, ${randomId()}, ${checks})`
 		)
 	);
-	return leaseOf(rows[0]);
+	return rows[0];
 }
 
 /** Locks a task and checks that `userId` holds its lease with this token. */

@@ -24,7 +24,7 @@ import { randomId } from '../../ids';
 import { recordAudit } from '../audit';
 import { noPassageSql, resolveItemOutcome } from '../items';
 import { DomainError } from '../../errors';
-import { leaseOf, shownColumns, type Lease, type ShownItem } from './queue';
+import { leaseOf, shownColumns, workOf, type Lease, type ShownItem, type WorkLease } from './queue';
 
 const optionalText = (max: number) =>
 	z
@@ -92,7 +92,7 @@ export type ReviewInput = JudgementInput & { taskId: number };
 // At most the lease length; a tab left open overnight is not eight hours of work.
 const MAX_TIME_ON_TASK_MS = 6 * 60 * 60 * 1000;
 
-function timeOnTask(startedAt: number | undefined, now: Date) {
+export function timeOnTask(startedAt: number | undefined, now: Date) {
 	if (!startedAt) return null;
 	const ms = now.getTime() - startedAt;
 	return ms >= 0 ? Math.min(ms, MAX_TIME_ON_TASK_MS) : null;
@@ -209,12 +209,17 @@ function submitAndNextQuery(db: Db | Tx) {
 					round: sql<ReviewRound | null>`n.round`,
 					lease_token: sql<string | null>`n.lease_token`,
 					leased_at: sql<string | null>`n.leased_at`,
-					lease_expires_at: sql<string | null>`n.lease_expires_at`
+					lease_expires_at: sql<string | null>`n.lease_expires_at`,
+					public_id: sql<string | null>`n.public_id`,
+					check_id: sql<number | null>`n.check_id`
 				},
 				...shownColumns
 			})
 			// review_submit_and_next: src/lib/server/db/functions/review.sql
-			.from(sql`review_submit_and_next(${submitArgs()}, ${sql.placeholder('nextToken')}::text) n`)
+			.from(
+				sql`review_submit_and_next(${submitArgs()}, ${sql.placeholder('nextToken')}::text,
+					${sql.placeholder('nextPublic')}::text, ${sql.placeholder('checks')}::boolean) n`
+			)
 			.leftJoin(qaItem, sql`${qaItem.id} = n.item_id`)
 			.leftJoin(qaItemVersion, eq(qaItemVersion.id, qaItem.currentVersionId))
 			.leftJoin(passage, eq(passage.paragraphId, qaItem.paragraphId))
@@ -256,19 +261,56 @@ export async function submitAndNext(
 	input: ReviewInput,
 	now = new Date()
 ): Promise<{ review: Review; duplicate: boolean; next: Lease | null; shown: ShownItem | null }> {
-	let query = preparedSubmitAndNext.get(db);
-	if (!query) preparedSubmitAndNext.set(db, (query = submitAndNextQuery(db)));
-	const [row] = await query.execute({
-		...submitValues(userId, input, now),
-		nextToken: randomId()
-	});
-	const result = submitted(row.outcome, row.review, input.taskId);
+	const { result, row } = await runSubmitAndNext(db, userId, input, now, false);
 	const next = leaseOf(row.lease);
 	const shown =
 		next && row.item && row.version
 			? { lease: next, item: row.item, version: row.version, passage: row.passage ?? null }
 			: null;
 	return { ...result, next, shown };
+}
+
+/**
+ * submitAndNext for the review screen: the next work may be a hidden gold check (`next.checkId`;
+ * `shown` is then null and the caller reads the check's display, see review/checks.ts).
+ */
+export async function submitAndNextWork(
+	db: Db | Tx,
+	userId: string,
+	input: ReviewInput,
+	now = new Date()
+): Promise<{
+	review: Review;
+	duplicate: boolean;
+	next: WorkLease | null;
+	shown: ShownItem | null;
+}> {
+	const { result, row } = await runSubmitAndNext(db, userId, input, now, true);
+	const next = workOf(row.lease);
+	const lease = leaseOf(row.lease);
+	const shown =
+		lease && row.item && row.version
+			? { lease, item: row.item, version: row.version, passage: row.passage ?? null }
+			: null;
+	return { ...result, next, shown };
+}
+
+async function runSubmitAndNext(
+	db: Db | Tx,
+	userId: string,
+	input: ReviewInput,
+	now: Date,
+	checks: boolean
+) {
+	let query = preparedSubmitAndNext.get(db);
+	if (!query) preparedSubmitAndNext.set(db, (query = submitAndNextQuery(db)));
+	const [row] = await query.execute({
+		...submitValues(userId, input, now),
+		nextToken: randomId(),
+		nextPublic: randomId(),
+		checks
+	});
+	return { result: submitted(row.outcome, row.review, input.taskId), row };
 }
 
 /** Why an item's reviews can no longer be amended, or null when they can. */

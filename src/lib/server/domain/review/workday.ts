@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { rowsOf } from '../../db/client';
@@ -103,7 +104,10 @@ export function workdayBounds(now: Date, timeZone: string): WorkdayBounds {
 
 /** The counters of the review screen. */
 export interface WorkdayCounts {
-	/** The reviewer's first submissions (amendments not counted) since the day began. */
+	/**
+	 * The reviewer's first submissions (amendments not counted) since the day began, hidden gold
+	 * checks included: the screen counts every item it showed alike.
+	 */
 	today: number;
 	/** The same since the week began. */
 	week: number;
@@ -147,27 +151,86 @@ export async function workdayCounts(
 			where t.state = 'leased' and t.lease_expires_at <= ${at}::timestamptz and not t.awaits_passage and ${also} and ${offered}
 			limit ${cap + 1})
 		limit ${cap + 1}`;
-	const [row] = rowsOf<{ today: number; week: number; left: number; left_secondary: number }>(
+	const [row] = rowsOf<{
+		today: number;
+		week: number;
+		left: number;
+		left_secondary: number;
+		check_every: number | null;
+		claims: number | null;
+		pairs: number | null;
+	}>(
 		await db.execute(sql`
 			with mine as (
 				select r.submitted_at from review r
 				where r.reviewer_id = ${userId} and r.revision = 1
 					and r.submitted_at >= ${bounds.weekStart.toISOString()}::timestamptz
+				union all
+				select c.submitted_at from review_check c
+				where c.reviewer_id = ${userId} and c.state = 'done'
+					and c.submitted_at >= ${bounds.weekStart.toISOString()}::timestamptz
 			)
 			select
 				(select count(*) from mine
 					where submitted_at >= ${bounds.dayStart.toISOString()}::timestamptz)::int as today,
 				(select count(*) from mine)::int as week,
 				(select count(*) from (${open(sql`true`)}) o)::int as left,
-				(select count(*) from (${open(sql`t.round = 'secondary'`)}) o)::int as left_secondary`)
+				(select count(*) from (${open(sql`t.round = 'secondary'`)}) o)::int as left_secondary,
+				r.check_every,
+				(select claims from reviewer_claims where user_id = ${userId}) as claims,
+				case when r.check_every is not null then (select count(*)::int from review_gold g
+					where g.retired_at is null
+						and not exists (select 1 from review_check c
+							where c.gold_id = g.id and c.reviewer_id = ${userId})
+						and not exists (select 1 from review_gold_answer a
+							where a.gold_id = g.id and a.reviewer_id = ${userId})) end as pairs
+			from (select 1) one left join reviewer_round r on r.id = 1`)
 	);
+	const live = Number(row.left);
+	const checks =
+		row.check_every === null
+			? 0
+			: upcomingChecks(userId, Number(row.claims ?? 0), Math.min(live, cap + 1), {
+					every: Number(row.check_every),
+					pairs: Number(row.pairs ?? 0)
+				});
 	return {
 		today: row.today,
 		week: row.week,
-		left: row.left,
+		left: live + checks,
 		leftSecondary: row.left_secondary,
 		leftCap: cap
 	};
+}
+
+/**
+ * How many hidden gold checks the reviewer's next claims will bring while `live` items are left
+ * for them: claim j (0-based, `claims` made so far) is a check when it falls on its block's drawn
+ * place (`review_claim_next`: md5('<user>:check:<block>'), first 32 bits, modulo `every`) and a
+ * pair is left. Counted into the items left, so the count falls by one for every item shown,
+ * whichever kind it is.
+ */
+export function upcomingChecks(
+	userId: string,
+	claims: number,
+	live: number,
+	options: { every: number; pairs: number }
+): number {
+	const { every, pairs } = options;
+	let checks = 0;
+	let consumed = 0;
+	let block = -1;
+	let place = -1;
+	for (let j = claims; consumed < live; j++) {
+		if (Math.floor(j / every) !== block) {
+			block = Math.floor(j / every);
+			const digest = createHash('md5').update(`${userId}:check:${block}`).digest('hex');
+			place = parseInt(digest.slice(0, 8), 16) % every;
+		}
+		if (j % every === place && checks < pairs) checks++;
+		else consumed++;
+	}
+	return checks;
 }
 
 /**

@@ -6,7 +6,9 @@ import {
 	importReviewGold,
 	listReviewerGrants,
 	listReviewGold,
+	MIN_CHECKS_TO_FLAG,
 	retireReviewGold,
+	reviewCheckResults,
 	reviewerRoundResults,
 	reviewerRoundSettings,
 	updateReviewerRound
@@ -21,11 +23,12 @@ const MAX_GOLD_SIZE = 8 * 1024 * 1024;
 export const load: PageServerLoad = async ({ locals, url }) => {
 	requireRole(locals, 'organiser', url);
 	const db = getDb();
-	const [settings, gold, results, grants] = await Promise.all([
+	const [settings, gold, results, grants, checks] = await Promise.all([
 		reviewerRoundSettings(db),
 		listReviewGold(db),
 		reviewerRoundResults(db),
-		listReviewerGrants(db)
+		listReviewerGrants(db),
+		reviewCheckResults(db)
 	]);
 	return {
 		settings,
@@ -41,6 +44,8 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 		})),
 		results,
 		grants,
+		checks,
+		minChecks: MIN_CHECKS_TO_FLAG,
 		maxSizeMb: MAX_GOLD_SIZE / 1024 / 1024
 	};
 };
@@ -63,7 +68,20 @@ const settingsForm = z.object({
 		.number({ message: 'Give the attempts allowed.' })
 		.int('Give a whole number.')
 		.min(1, 'At least 1 attempt.')
-		.max(10, 'At most 10 attempts.')
+		.max(10, 'At most 10 attempts.'),
+	// Empty: no hidden checks.
+	checkEvery: z
+		.string()
+		.trim()
+		.transform((v) => (v === '' ? null : Number(v)))
+		.pipe(
+			z
+				.number({ message: 'Give a whole number, or leave it empty for no checks.' })
+				.int('Give a whole number, or leave it empty for no checks.')
+				.min(2, 'At most one check in every 2 items.')
+				.max(1000, 'At least one check in every 1,000 items.')
+				.nullable()
+		)
 });
 
 const importForm = z.object({ file: field.file(), text: z.string().default('') });

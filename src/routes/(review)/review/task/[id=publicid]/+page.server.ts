@@ -3,18 +3,19 @@ import { z } from 'zod';
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
 import {
-	claimNext,
-	leasedItem,
-	renewLease,
-	returnTask,
+	judgementSchema,
+	leasedWork,
+	renewWork,
+	returnWork,
 	reviewerWorkday,
-	reviewInputSchema,
-	submitAndNext
+	startWork,
+	submitWork
 } from '$lib/server/domain/review';
 import { TIME_ZONE_COOKIE } from '$lib/review/time-zone';
 import { failWith } from '$lib/server/errors';
 import { readForm } from '$lib/server/forms';
 import { itemOnScreen } from './item-view';
+import { match as isPublicId } from '../../../../../params/publicid';
 import type { Actions, PageServerLoad } from './$types';
 
 export const load: PageServerLoad = async ({ locals, params, url, cookies }) => {
@@ -22,7 +23,7 @@ export const load: PageServerLoad = async ({ locals, params, url, cookies }) => 
 	const db = getDb();
 	const now = new Date();
 	const [shown, workday] = await Promise.all([
-		leasedItem(db, user.id, Number(params.id)),
+		leasedWork(db, user.id, params.id),
 		reviewerWorkday(db, user.id, cookies.get(TIME_ZONE_COOKIE), now)
 	]);
 	// The time the item was shown: the submission's time on task is measured from it, and the
@@ -30,29 +31,35 @@ export const load: PageServerLoad = async ({ locals, params, url, cookies }) => 
 	return { shown: shown && itemOnScreen(shown), startedAt: now.getTime(), workday };
 };
 
+// `taskId` is the public id of the work on screen (a live task's or a hidden check's).
+const publicIdSchema = z.string().refine((v) => isPublicId(v), 'The form was incomplete; reload the page.');
+
+const submitSchema = judgementSchema.and(z.object({ taskId: publicIdSchema }));
+
 const leaseSchema = z.object({
-	taskId: z.coerce.number().int().positive(),
+	taskId: publicIdSchema,
 	key: z.string().min(8).max(64)
 });
 
 const returnSchema = z.object({
-	taskId: z.coerce.number().int().positive(),
+	taskId: publicIdSchema,
 	key: z.string().min(8).max(64),
 	reason: z.string().trim().max(500).optional()
 });
 
-function nextPage(taskId: number | undefined) {
-	return taskId ? `/review/task/${taskId}` : '/review?done=1';
+function nextPage(publicId: string | undefined) {
+	return publicId ? `/review/task/${publicId}` : '/review?done=1';
 }
 
 export const actions: Actions = {
 	submit: async ({ locals, request }) => {
 		const user = requireRole(locals, 'reviewer');
-		const input = await readForm(request, reviewInputSchema);
+		const input = await readForm(request, submitSchema);
 		if (!input.ok) return input.failure;
 		let result;
 		try {
-			result = await submitAndNext(getDb(), user.id, input.data);
+			const { taskId, ...judgement } = input.data;
+			result = await submitWork(getDb(), user.id, { ...judgement, publicId: taskId });
 		} catch (e) {
 			return failWith(e, { values: input.values });
 		}
@@ -64,7 +71,7 @@ export const actions: Actions = {
 				next: { shown: itemOnScreen(result.shown), startedAt: Date.now() },
 				counted: !result.duplicate
 			};
-		redirect(303, nextPage(result.next?.taskId));
+		redirect(303, nextPage(result.next?.publicId));
 	},
 	renew: async ({ locals, request }) => {
 		const user = requireRole(locals, 'reviewer');
@@ -74,8 +81,8 @@ export const actions: Actions = {
 		if (!input.ok) return input.failure;
 		let renewed;
 		try {
-			renewed = await renewLease(getDb(), user.id, {
-				taskId: input.data.taskId,
+			renewed = await renewWork(getDb(), user.id, {
+				publicId: input.data.taskId,
 				token: input.data.key
 			});
 		} catch (e) {
@@ -85,7 +92,7 @@ export const actions: Actions = {
 			return {
 				renewed: { leaseExpiresAt: renewed.leaseExpiresAt.toISOString(), serverNow: Date.now() }
 			};
-		redirect(303, nextPage(renewed.taskId));
+		redirect(303, nextPage(input.data.taskId));
 	},
 	skip: async ({ locals, request }) => returnAction(locals, request, true),
 	release: async ({ locals, request }) => returnAction(locals, request, false)
@@ -99,11 +106,16 @@ async function returnAction(locals: App.Locals, request: Request, skip: boolean)
 	if (!input.ok) return input.failure;
 	try {
 		const { taskId, key, reason } = input.data;
-		await returnTask(getDb(), user.id, { taskId, token: key, reason, skip });
+		await returnWork(getDb(), user.id, { publicId: taskId, token: key, reason, skip });
 	} catch (e) {
 		return failWith(e);
 	}
 	if (!skip) redirect(303, '/review');
-	const next = await claimNext(getDb(), user.id);
-	redirect(303, nextPage(next?.taskId));
+	let next;
+	try {
+		next = await startWork(getDb(), user.id);
+	} catch (e) {
+		return failWith(e);
+	}
+	redirect(303, nextPage(next.lease?.publicId));
 }

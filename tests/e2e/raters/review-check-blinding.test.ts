@@ -1,0 +1,217 @@
+// A hidden gold check in the review queue must be indistinguishable from a live QA pair. A reviewer
+// works the queue with one check in every two items; every page they are shown is recorded as the
+// browser gets it (the HTML, the page's data, the response headers, the counters), then an
+// attacker who knows which pages were checks tries to tell them apart from surface features alone —
+// the document's skeleton (tags and attributes without text), the data's shape (keys and types
+// all the way down), header names, the round shown, the lease length, and how far "left" fell and
+// "reviewed today" rose since the page before — with a leave-one-out classifier. It must do no
+// better than always guessing the larger class. (Where a check falls in its block is a fresh draw
+// per block for each reviewer — checks.test.ts shows the places spread — so the count of items
+// seen tells an attacker the rate and nothing more.)
+import type { Page } from '@playwright/test';
+import { unflatten } from 'devalue';
+import { openDatabase } from '../../../src/lib/server/db/client';
+import { rowsOf } from '../../../src/lib/server/db/client';
+import { sql } from 'drizzle-orm';
+import { validRecord } from '../../../src/lib/server/fixtures/records';
+import { seedPassages } from '../../../src/lib/server/fixtures/review';
+import { importQaFiles } from '../../../src/lib/server/domain/imports/qa-import';
+import { importReviewGold, updateReviewerRound } from '../../../src/lib/server/domain/quality';
+import { accountId } from './gold-study';
+import { E2E_ACCOUNTS } from '../support/accounts';
+import { expect, loginAs, test } from '../fixtures';
+
+test.describe.configure({ timeout: 180_000 });
+
+const PAGES = 12;
+
+test.use({
+	viewport: { width: 1366, height: 768 },
+	prepareDatabase: {
+		async prepare(db) {
+			const organiser = await accountId(db, E2E_ACCOUNTS.organiser.email);
+			// Twenty live short-answer pairs and twenty gold ones of the same kind, each on an imported
+			// passage of its own, so pages differ by their text only.
+			await seedPassages(db, 40);
+			const live = Array.from({ length: 20 }, (_, i) => validRecord('short_answer', i + 1));
+			await importQaFiles(db, [{ fileName: 'live.json', text: JSON.stringify(live) }], {
+				actor: { userId: null, label: 'test' },
+				dataset: 'Blinding check dataset'
+			});
+			const gold = Array.from({ length: 20 }, (_, i) => ({
+				item: validRecord('short_answer', i + 21),
+				verdict: 'correct',
+				relevance: 4,
+				explanation: 'A gold pair of the blinding test.'
+			}));
+			await importReviewGold(db, JSON.stringify(gold), organiser);
+			await updateReviewerRound(
+				db,
+				{ required: false, passMark: 0.8, questionsPerAttempt: 5, maxAttempts: 2, checkEvery: 2 },
+				organiser
+			);
+		}
+	}
+});
+
+/** Tags and attribute names in document order, with every text and attribute value dropped. */
+function skeleton(html: string): string {
+	return [...html.matchAll(/<\/?([a-zA-Z][\w-]*)([^>]*)>/g)]
+		.map(([whole, tag, attributes]) => {
+			const names = [...attributes.matchAll(/([\w:-]+)(?==)/g)].map((m) => m[1]).sort();
+			return `${whole.startsWith('</') ? '/' : ''}${tag}[${names.join(',')}]`;
+		})
+		.join(' ');
+}
+
+/** The keys and value types of a JSON value, all the way down, with values dropped. */
+function shape(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(shape);
+	if (value instanceof Date) return 'date';
+	if (value && typeof value === 'object')
+		return Object.fromEntries(
+			Object.entries(value)
+				.sort(([a], [b]) => (a < b ? -1 : 1))
+				.map(([k, v]) => [k, shape(v)])
+		);
+	return typeof value;
+}
+
+/** The page's data as the browser rebuilds it (SvelteKit sends each node devalue-flattened). */
+function pageData(text: string): unknown {
+	const payload = JSON.parse(text) as { nodes: ({ type: string; data?: unknown[] } | null)[] };
+	return payload.nodes.map((node) =>
+		node?.type === 'data' && node.data ? unflatten(node.data as never) : node
+	);
+}
+
+interface Shown {
+	publicId: string;
+	left: number;
+	today: number;
+	features: Record<string, string>;
+}
+
+async function record(page: Page): Promise<Shown> {
+	const path = new URL(page.url()).pathname;
+	const publicId = path.split('/').pop()!;
+	const html = await page.content();
+	const data = await page.request.get(`${path}/__data.json`);
+	const headers = Object.keys(data.headers()).sort().join(',');
+	const parsed = pageData(await data.text()) as { shown?: { lease: Record<string, string> } }[];
+	const lease = parsed.find((n) => n && typeof n === 'object' && 'shown' in n)?.shown?.lease;
+	const counter = async (name: string) =>
+		Number(await page.locator(`[data-counter="${name}"]`).first().innerText());
+	return {
+		publicId,
+		left: await counter('left'),
+		today: await counter('today'),
+		features: {
+			skeleton: skeleton(html),
+			dataShape: JSON.stringify(shape(parsed)),
+			headers,
+			round: await page.getByRole('heading', { level: 1 }).innerText(),
+			leaseMinutes: String(
+				Math.round((+new Date(lease!.leaseExpiresAt) - +new Date(lease!.leasedAt)) / 60_000)
+			)
+		}
+	};
+}
+
+/** Submits the item on screen by a plain form post; returns the next item's path, if any. */
+async function submitShown(page: Page): Promise<string | null> {
+	const path = new URL(page.url()).pathname;
+	const html = await page.content();
+	const taskId = /name="taskId" value="([a-z2-9]{24})"/.exec(html)![1];
+	const key = /name="key" value="([^"]+)"/.exec(html)![1];
+	const response = await page.request.post(`${path}?/submit`, {
+		form: { taskId, key, verdict: 'correct', relevance: '4' },
+		headers: { origin: new URL(page.url()).origin, accept: 'text/html' },
+		maxRedirects: 0
+	});
+	expect(response.status()).toBe(303);
+	const next = response.headers().location;
+	return next.startsWith('/review/task/') ? next : null;
+}
+
+/**
+ * Leave-one-out: each page's class is guessed from the others' pages sharing its value of every
+ * feature (the majority class among them, else the majority overall). Returns the hits.
+ */
+function leaveOneOut(rows: { gold: boolean; features: Record<string, string> }[]): number {
+	let hits = 0;
+	rows.forEach((row, i) => {
+		const others = rows.filter((_, j) => j !== i);
+		const same = others.filter((o) =>
+			Object.entries(row.features).every(([k, v]) => o.features[k] === v)
+		);
+		const pool = same.length > 0 ? same : others;
+		const gold = pool.filter((o) => o.gold).length;
+		const guess = gold * 2 === pool.length ? false : gold * 2 > pool.length;
+		if (guess === row.gold) hits++;
+	});
+	return hits;
+}
+
+test('a hidden gold check in the review queue cannot be told apart from a live QA pair', async ({
+	page,
+	portal
+}) => {
+	await loginAs(page, 'reviewer');
+	await page.goto('/review');
+	await page.getByRole('button', { name: 'Start reviewing' }).click();
+	await expect(page).toHaveURL(/\/review\/task\/[a-z2-9]{24}$/);
+	// Every page recorded as a fresh load, as the later ones are (not the client-side navigation
+	// the start button makes).
+	await page.goto(page.url());
+	const shown: Shown[] = [];
+	for (let i = 0; i < PAGES; i++) {
+		await expect(page).toHaveURL(/\/review\/task\/[a-z2-9]{24}$/);
+		await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+		shown.push(await record(page));
+		const next = await submitShown(page);
+		if (!next) break;
+		await page.goto(next);
+	}
+	expect(shown.length).toBe(PAGES);
+	// The counters move alike after every item: "left" falls by one, "reviewed today" rises by one.
+	const rows = shown.map((s, i) => ({
+		...s,
+		features: {
+			...s.features,
+			leftFell: i === 0 ? '-' : String(shown[i - 1].left - s.left),
+			todayRose: i === 0 ? '-' : String(s.today - shown[i - 1].today)
+		}
+	}));
+
+	await portal.stopServer();
+	const handle = await openDatabase(portal.databaseUrl, { max: 1 });
+	let checks: Set<string>;
+	try {
+		const found = rowsOf<{ public_id: string }>(
+			await handle.db.execute(sql`select public_id from review_check`)
+		);
+		checks = new Set(found.map((r) => r.public_id));
+	} finally {
+		await handle.close();
+	}
+	// One check in every two claims: exactly half the pages.
+	const labelled = rows.map((r) => ({
+		gold: checks.has(r.publicId),
+		features: r.features as Record<string, string>
+	}));
+	expect(labelled.filter((r) => r.gold).length).toBe(PAGES / 2);
+	for (const feature of Object.keys(labelled[0].features)) {
+		const gold = new Set(labelled.filter((r) => r.gold).map((r) => r.features[feature]));
+		const live = new Set(labelled.filter((r) => !r.gold).map((r) => r.features[feature]));
+		const marking = [...gold].filter((v) => !live.has(v) && v !== '-');
+		expect(
+			marking,
+			`${feature} marks a check (live: ${[...live].slice(0, 2).join(' | ')})`
+		).toEqual([]);
+	}
+	const hits = leaveOneOut(labelled);
+	expect(hits, 'the attacker beats always guessing the larger class').toBeLessThanOrEqual(
+		PAGES / 2
+	);
+});
