@@ -432,10 +432,7 @@ export const reviewCheck = pgTable(
 	(t) => [
 		unique('review_check_once').on(t.reviewerId, t.goldId),
 		index('review_check_reviewer').on(t.reviewerId, t.state),
-		check(
-			'review_check_state',
-			sql`${t.state} in ('leased', 'done', 'skipped', 'released')`
-		)
+		check('review_check_state', sql`${t.state} in ('leased', 'done', 'skipped', 'released')`)
 	]
 );
 export type ReviewCheck = typeof reviewCheck.$inferSelect;

@@ -32,7 +32,9 @@ export const load: PageServerLoad = async ({ locals, params, url, cookies }) => 
 };
 
 // `taskId` is the public id of the work on screen (a live task's or a hidden check's).
-const publicIdSchema = z.string().refine((v) => isPublicId(v), 'The form was incomplete; reload the page.');
+const publicIdSchema = z
+	.string()
+	.refine((v) => isPublicId(v), 'The form was incomplete; reload the page.');
 
 const submitSchema = judgementSchema.and(z.object({ taskId: publicIdSchema }));
 
