@@ -99,7 +99,13 @@ test("an organiser reads the reviewers' figures of a dataset", async ({ page }) 
 		.click();
 	await expect(page).toHaveURL(/dataset=\d+/);
 	await expect(page.getByText('2 reviewers on Dashboard reviews')).toBeVisible();
-	await expect(page.locator('p.notice')).toContainText('The review queue has no gold checks');
+	await expect(page.locator('p.notice')).toContainText(
+		"Gold accuracy is the reviewer's on the hidden gold checks of the review queue"
+	);
+	// Checks are off here: each reviewer's gold accuracy says so instead of a number.
+	await expect(
+		page.getByText('hidden gold checks are off in the review queue').first()
+	).toBeVisible();
 	const rows = page.locator('section[aria-labelledby=raters] tbody tr');
 	await expect(rows).toHaveCount(2);
 	// Cohen's kappa of 44/116 on the twelve pairs of labels (see the domain test).

@@ -85,7 +85,7 @@ async function review(page: Page, base: string, limit: number): Promise<number> 
 	else await begin.click();
 	let submitted = 0;
 	while (submitted < limit) {
-		await page.waitForURL(/\/review(\/task\/\d+|\?done=1)/);
+		await page.waitForURL(/\/review(\/task\/[a-z2-9]{24}|\?done=1)/);
 		if (!/\/review\/task\/[a-z2-9]{24}/.test(page.url())) break;
 		await expect(page.getByText('Enter').first()).toBeVisible();
 		const url = page.url();
