@@ -280,7 +280,10 @@ BEGIN
 		ON CONFLICT (user_id, dataset_id) DO UPDATE
 		SET reviewed = m.reviewed + 1, sampled = m.sampled + excluded.sampled;
 	END IF;
-	v_counts := judgement_counts(p_user, NULL, p_now);
+	-- Whether the review counts: judgement_counts only for a reviewer with a standing exclusion (a
+	-- SQL function called from here is planned on every call; the lookup below is a cached plan).
+	v_counts := NOT EXISTS (SELECT 1 FROM exclusion e WHERE e.rater_id = p_user AND e.revoked_at IS NULL)
+		OR judgement_counts(p_user, NULL, p_now);
 	IF t.round = 'primary' AND v_item.sampled AND v_counts THEN
 		-- The item's secondary task, never for this reviewer: a new one, a cancelled one revived, or
 		-- one already waiting (its primary was reopened) now kept from this reviewer.
