@@ -57,13 +57,15 @@ export async function seedVerification(db: Db, reviewerIds: string[]) {
 			in_secondary_sample = b between 45 and 56 or b between 80 and 98
 		from (select id as bid, abs(hashtext(id::text || 'b')) % 100 as b from qa_item) s where s.bid = qa_item.id`);
 	await db.execute(sql`
-		update review_task t set state = 'done', done_by = (${reviewers})[1 + t.item_id % ${reviewerIds.length}], done_at = now()
+		update review_task t set state = 'done', done_by = (${reviewers})[1 + t.item_id % ${reviewerIds.length}], done_at = now(),
+			public_id = substr(md5('p' || t.id::text), 1, 24)
 		from qa_item i where i.id = t.item_id and i.status not in ('awaiting_primary', 'withdrawn')`);
 	await db.execute(sql`
-		insert into review_task (item_id, round, state, done_by, done_at)
+		insert into review_task (item_id, round, state, done_by, done_at, public_id)
 		select id, 'secondary', case when status = 'awaiting_secondary' then 'pending' else 'done' end::task_state,
 			case when status <> 'awaiting_secondary' then (${reviewers})[1 + (id + 1) % ${reviewerIds.length}] end,
-			case when status <> 'awaiting_secondary' then now() end
+			case when status <> 'awaiting_secondary' then now() end,
+			case when status <> 'awaiting_secondary' then substr(md5('s' || id::text), 1, 24) end
 		from qa_item where in_secondary_sample and status <> 'withdrawn'`);
 	await db.execute(sql`
 		insert into review (task_id, item_id, item_version_id, round, reviewer_id, revision, verdict, relevance, time_on_task_ms, idempotency_key)

@@ -8,6 +8,7 @@ import {
 	reviewerWorkday,
 	reviewHistory
 } from '$lib/server/domain/review';
+import { reviewerHold } from '$lib/server/domain/quality';
 import { failWith } from '$lib/server/errors';
 import { TIME_ZONE_COOKIE } from '$lib/review/time-zone';
 import type { Actions, PageServerLoad } from './$types';
@@ -15,13 +16,20 @@ import type { Actions, PageServerLoad } from './$types';
 export const load: PageServerLoad = async ({ locals, url, cookies }) => {
 	const user = requireRole(locals, 'reviewer', url);
 	const db = getDb();
-	const [workday, lease, history, qualify] = await Promise.all([
+	const [workday, lease, history, qualify, hold] = await Promise.all([
 		reviewerWorkday(db, user.id, cookies.get(TIME_ZONE_COOKIE)),
 		currentWork(db, user.id),
 		reviewHistory(db, user.id, 50),
-		mustQualify(db, user.id)
+		mustQualify(db, user.id),
+		reviewerHold(db, user.id)
 	]);
-	return { workday, lease: lease && { publicId: lease.publicId }, history, qualify };
+	return {
+		workday,
+		lease: lease && { publicId: lease.publicId },
+		history,
+		qualify,
+		hold: hold && { kind: hold.kind, reason: hold.reason }
+	};
 };
 
 export const actions: Actions = {

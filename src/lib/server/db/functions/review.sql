@@ -8,6 +8,8 @@
 DROP FUNCTION IF EXISTS review_submit_and_next(text, integer, text, verdict, integer,
 	feedback_category, text, dispute_category, text, integer, timestamptz, text);
 DROP FUNCTION IF EXISTS review_claim_next(text, timestamptz, text);
+DROP FUNCTION IF EXISTS review_check_submit_and_next(text, integer, text, verdict, integer, text,
+	text, integer, timestamptz, text, text);
 
 -- A review row as the application reads it (camel-case keys), with whether it was made without the
 -- item's passage. Used by review_submit; reviews.ts reads its JSON.
@@ -96,6 +98,12 @@ BEGIN
 	-- they would review would not count (queue.ts `claimNext` gives the reason).
 	IF p_user IN (SELECT rater_id FROM exclusion WHERE revoked_at IS NULL AND study_id IS NULL)
 		AND NOT judgement_counts(p_user, NULL, p_now) THEN
+		RETURN;
+	END IF;
+	-- A reviewer the organisers paused, or sent back to training, gets nothing (their leases were
+	-- given back when the hold was placed: quality/review-holds.ts).
+	IF EXISTS (SELECT 1 FROM rater_hold WHERE rater_id = p_user AND study_id IS NULL
+		AND lifted_at IS NULL) THEN
 		RETURN;
 	END IF;
 	RETURN QUERY SELECT t.id, t.item_id, t.round, t.lease_token, t.leased_at, t.lease_expires_at,
@@ -352,8 +360,9 @@ END $$;
 -- organisers (a dispute of a gold pair is worth reading). Called by review/checks.ts.
 CREATE OR REPLACE FUNCTION review_check_submit_and_next(
 	p_user text, p_check integer, p_key text, p_verdict verdict, p_relevance integer,
-	p_feedback text, p_dispute_reason text, p_time_on_task integer, p_now timestamptz,
-	p_next_token text, p_next_public text
+	p_feedback_category feedback_category, p_feedback text, p_dispute_category dispute_category,
+	p_dispute_reason text, p_time_on_task integer, p_now timestamptz, p_next_token text,
+	p_next_public text
 ) RETURNS TABLE (outcome text, review jsonb, task_id integer, item_id integer, round review_round,
 	lease_token text, leased_at timestamptz, lease_expires_at timestamptz, public_id text,
 	check_id integer)
@@ -373,7 +382,10 @@ BEGIN
 		UPDATE review_check SET state = 'done', verdict = p_verdict, relevance = p_relevance,
 			matched = (SELECT (g.verdict = p_verdict)::int + (g.relevance = p_relevance)::int
 				FROM review_gold g WHERE g.id = c.gold_id),
-			feedback = p_feedback, dispute_reason = p_dispute_reason, time_on_task_ms = p_time_on_task,
+			feedback_category = CASE WHEN p_feedback IS NOT NULL THEN p_feedback_category END,
+			feedback = p_feedback,
+			dispute_category = CASE WHEN p_dispute_reason IS NOT NULL THEN p_dispute_category END,
+			dispute_reason = p_dispute_reason, time_on_task_ms = p_time_on_task,
 			submitted_at = p_now
 		WHERE id = c.id;
 		INSERT INTO audit_event (actor_id, action, object_type, object_id, after)

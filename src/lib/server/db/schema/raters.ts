@@ -19,14 +19,21 @@ import {
 } from 'drizzle-orm/pg-core';
 import {
 	applicationStatus,
+	disputeCategory,
 	exclusionSource,
+	feedbackCategory,
 	raterHoldKind,
 	reviewRound,
 	role,
 	verdict,
 	withdrawalPolicy
 } from './enums';
-import { APPLICABLE_ROLES } from '../../../constants';
+import {
+	APPLICABLE_ROLES,
+	DISPUTE_CATEGORIES,
+	FEEDBACK_CATEGORIES,
+	VERDICTS
+} from '../../../constants';
 import { study, studyQuestion } from './study';
 import { institution, invitation, user } from './user';
 
@@ -240,16 +247,17 @@ export const qualificationAttempt = pgTable(
 /**
  * An organiser's hold on a rater in a benchmark study: `pause` (no new work until an organiser
  * lifts it) or `retrain` (no new work until the rater has gone through the hidden gold checks they
- * missed, with the gold answers, and says so). At most one hold stands per rater and study; a
- * lifted hold stays as a record. `study_claim` refuses a rater with a standing hold.
+ * missed, with the gold answers, and says so). A hold without a study is a reviewer's hold in the
+ * QA review queue (`review_claim_next` refuses them). At most one hold stands per rater and study
+ * (and per reviewer in the review queue); a lifted hold stays as a record. `study_claim` refuses a
+ * rater with a standing hold.
  */
 export const raterHold = pgTable(
 	'rater_hold',
 	{
 		id: integer().primaryKey().generatedAlwaysAsIdentity(),
-		studyId: integer()
-			.notNull()
-			.references(() => study.id),
+		/** The benchmark study, or null for the QA review queue. */
+		studyId: integer().references(() => study.id),
 		raterId: text()
 			.notNull()
 			.references(() => user.id),
@@ -267,7 +275,10 @@ export const raterHold = pgTable(
 	(t) => [
 		uniqueIndex('rater_hold_standing')
 			.on(t.studyId, t.raterId)
-			.where(sql`${t.liftedAt} is null`)
+			.where(sql`${t.liftedAt} is null`),
+		uniqueIndex('rater_hold_standing_review')
+			.on(t.raterId)
+			.where(sql`${t.studyId} is null and ${t.liftedAt} is null`)
 	]
 );
 export type RaterHold = typeof raterHold.$inferSelect;
@@ -424,10 +435,18 @@ export const reviewCheck = pgTable(
 		verdict: verdict(),
 		relevance: smallint(),
 		matched: smallint(),
+		feedbackCategory: feedbackCategory(),
 		feedback: text(),
+		disputeCategory: disputeCategory(),
 		disputeReason: text(),
 		timeOnTaskMs: integer(),
-		submittedAt: timestamp({ withTimezone: true })
+		submittedAt: timestamp({ withTimezone: true }),
+		/**
+		 * Every revision, oldest first, once the reviewer has amended the check from their history
+		 * (empty until then). `verdict`, `relevance` and `matched` hold the latest revision, which
+		 * is the one scored; `submittedAt` stays the time of the first.
+		 */
+		revisions: jsonb().$type<CheckRevision[]>().notNull().default([])
 	},
 	(t) => [
 		unique('review_check_once').on(t.reviewerId, t.goldId),
@@ -436,6 +455,21 @@ export const reviewCheck = pgTable(
 	]
 );
 export type ReviewCheck = typeof reviewCheck.$inferSelect;
+
+/** One revision of a check's judgement. */
+export interface CheckRevision {
+	revision: number;
+	verdict: (typeof VERDICTS)[number];
+	relevance: number;
+	submittedAt: string;
+	timeOnTaskMs: number | null;
+	feedbackCategory: (typeof FEEDBACK_CATEGORIES)[number] | null;
+	feedback: string | null;
+	disputeCategory: (typeof DISPUTE_CATEGORIES)[number] | null;
+	disputeReason: string | null;
+	/** The idempotency key of the amendment form that made it (null for the queue's first). */
+	key: string | null;
+}
 
 /**
  * How many fresh claims each reviewer has made (leases of live tasks and hidden checks): where the

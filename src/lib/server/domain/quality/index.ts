@@ -36,11 +36,15 @@ export {
 	liftHold,
 	listHolds,
 	retraining,
+	reviewerHold,
+	reviewRetraining,
 	standingHolds,
 	type HoldInput,
 	type HoldRow,
 	type MissedCheck,
-	type Retraining
+	type MissedReviewCheck,
+	type Retraining,
+	type ReviewRetraining
 } from './holds';
 export {
 	MAX_GRANTED_ATTEMPTS,

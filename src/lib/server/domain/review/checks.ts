@@ -56,13 +56,7 @@ function versionOf(v: ShownVersion): ShownVersion {
 
 /** A live task's display as ShownWork. */
 export function workFromItem(shown: ShownItem): ShownWork {
-	const p = shown.passage;
-	return {
-		lease: { ...shown.lease, checkId: null },
-		item: { paragraphId: shown.item.paragraphId },
-		version: versionOf(shown.version as ShownVersion),
-		passage: p && { paragraphId: p.paragraphId, isbn: p.isbn, page: p.page, text: p.text }
-	};
+	return { lease: { ...shown.lease, checkId: null }, ...itemDisplay(shown) };
 }
 
 /**
@@ -71,6 +65,29 @@ export function workFromItem(shown: ShownItem): ShownWork {
  * when it gave one), with the ISBN and page of the passage or else of the record's source.
  */
 async function checkOnScreen(db: Db | Tx, lease: WorkLease): Promise<ShownWork | null> {
+	const shown = await checkDisplay(db, lease.checkId!);
+	return shown && { lease, ...shown };
+}
+
+/** A live item's display in the fields the review screen shows (ShownWork without the lease). */
+export function itemDisplay(shown: {
+	item: { paragraphId: string | null };
+	version: unknown;
+	passage: { paragraphId: string; isbn: string | null; page: number | null; text: string } | null;
+}): Omit<ShownWork, 'lease'> {
+	const p = shown.passage;
+	return {
+		item: { paragraphId: shown.item.paragraphId },
+		version: versionOf(shown.version as ShownVersion),
+		passage: p && { paragraphId: p.paragraphId, isbn: p.isbn, page: p.page, text: p.text }
+	};
+}
+
+/** A check's display without its lease (see checkOnScreen); also for the reviewer's history. */
+export async function checkDisplay(
+	db: Db | Tx,
+	checkId: number
+): Promise<Omit<ShownWork, 'lease'> | null> {
 	const [row] = rowsOf<{
 		shown: ShownVersion;
 		source: { paragraph_id?: string; isbn?: string; page?: number } | null;
@@ -83,13 +100,12 @@ async function checkOnScreen(db: Db | Tx, lease: WorkLease): Promise<ShownWork |
 				p.isbn, p.page, p.text
 			from review_check c join review_gold g on g.id = c.gold_id
 			left join passage p on p.paragraph_id = g.record -> 'source' ->> 'paragraph_id'
-			where c.id = ${lease.checkId}`)
+			where c.id = ${checkId}`)
 	);
 	if (!row) return null;
 	const paragraphId = row.source?.paragraph_id ?? null;
 	const text = row.gold_passage ?? row.text;
 	return {
-		lease,
 		item: { paragraphId },
 		version: versionOf(row.shown),
 		passage:
@@ -189,7 +205,8 @@ export async function submitWork(
 		// review_check_submit_and_next: src/lib/server/db/functions/review.sql
 		await db.execute(sql`select * from review_check_submit_and_next(${userId}, ${found.checkId},
 			${input.key}, ${input.verdict}::verdict, ${input.relevance}::int,
-			${input.feedback ?? null}, ${input.disputeReason ?? null},
+			${input.feedbackCategory ?? null}::feedback_category, ${input.feedback ?? null},
+			${input.disputeCategory ?? null}::dispute_category, ${input.disputeReason ?? null},
 			${timeOnTask(input.startedAt, now)}::int, ${now.toISOString()}::timestamptz,
 			${randomId()}, ${randomId()})`)
 	);

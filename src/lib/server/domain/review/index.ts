@@ -1,6 +1,8 @@
 // Reviewers' queue and reviews: what other features and the routes may use (see README.md).
 export { applyPassageSetting, releasePassageTasks, tasksAwaitingPassage } from './passage';
 export {
+	checkDisplay,
+	itemDisplay,
 	leasedWork,
 	renewWork,
 	returnWork,
@@ -20,17 +22,24 @@ export {
 	leasedItem,
 	refreshSortKeys,
 	returnLeasedTasks,
+	heldNow,
 	returnTask
 } from './queue';
 export {
 	amendReview,
 	judgementSchema,
 	newFormKey,
-	reviewHistory,
 	reviewInputSchema,
 	reviewWithRevisions,
 	submitAndNext,
 	submitReview,
 	type JudgementInput
 } from './reviews';
+export {
+	amendWork,
+	historyEntry,
+	reviewHistory,
+	type HistoryEntry,
+	type HistoryRow
+} from './history';
 export { renewLease, reviewerWorkday } from './workday';

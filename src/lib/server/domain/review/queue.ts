@@ -179,6 +179,18 @@ export async function excludedNow(db: Db | Tx, userId: string, now = new Date())
 	return Boolean(row?.excluded);
 }
 
+/**
+ * The hold standing on a reviewer in the review queue, if any (`review_claim_next` gives them no
+ * work then; this gives the reason; quality/holds.ts places and lifts it).
+ */
+export async function heldNow(db: Db | Tx, userId: string): Promise<'pause' | 'retrain' | null> {
+	const [row] = rowsOf<{ kind: 'pause' | 'retrain' }>(
+		await db.execute(sql`select kind from rater_hold
+			where rater_id = ${userId} and study_id is null and lifted_at is null`)
+	);
+	return row?.kind ?? null;
+}
+
 /** The live task's lease of a function's row, or null when the row holds none. */
 export function leaseOf(row: LeaseRow | undefined): Lease | null {
 	if (!row || row.task_id === null) return null;
@@ -257,6 +269,14 @@ async function claimRow(db: Db | Tx, userId: string, now: Date, checks: boolean)
 			'forbidden',
 			'The organisers have set your reviews aside for now, so no new QA pairs are given to you. Ask them why.'
 		);
+	const hold = await heldNow(db, userId);
+	if (hold)
+		throw new DomainError(
+			'forbidden',
+			hold === 'pause'
+				? 'The organisers have paused your review work; no new QA pairs are given to you until they lift the pause.'
+				: 'The organisers ask you to go through the checks you missed first (Retraining, on your review page).'
+		);
 	const rows = rowsOf<LeaseRow>(
 		// review_claim_next: src/lib/server/db/functions/review.sql
 		await db.execute(
@@ -294,8 +314,9 @@ const RETURNED_TO_QUEUE = {
 } as const satisfies Partial<typeof reviewTask.$inferInsert>;
 
 /**
- * Gives every task an account holds back to the queue as pending work (its deactivation, in the
- * caller's transaction), so another reviewer can take it at once. Returns the tasks' ids.
+ * Gives every task an account holds back to the queue as pending work (its deactivation, or a
+ * hold, in the caller's transaction), so another reviewer can take it at once, and closes a hidden
+ * check it holds. Returns the tasks' ids.
  */
 export async function returnLeasedTasks(tx: Tx, userId: string): Promise<number[]> {
 	const tasks = await tx
@@ -303,6 +324,10 @@ export async function returnLeasedTasks(tx: Tx, userId: string): Promise<number[
 		.set(RETURNED_TO_QUEUE)
 		.where(and(eq(reviewTask.leasedBy, userId), eq(reviewTask.state, 'leased')))
 		.returning({ id: reviewTask.id });
+	await tx
+		.update(reviewCheck)
+		.set({ state: 'released' })
+		.where(and(eq(reviewCheck.reviewerId, userId), eq(reviewCheck.state, 'leased')));
 	return tasks.map((t) => t.id);
 }
 

@@ -13,14 +13,8 @@ import { describeEachDb } from '../../db/testing';
 import { seedItems, seedUsers } from '../../fixtures/review';
 import { DomainError } from '../../errors';
 import { claimNext, leasedItem } from './queue';
-import {
-	amendReview,
-	newFormKey,
-	reviewHistory,
-	reviewInputSchema,
-	submitAndNext,
-	submitReview
-} from './reviews';
+import { amendReview, newFormKey, reviewInputSchema, submitAndNext, submitReview } from './reviews';
+import { reviewHistory } from './history';
 
 describe('review input validation', () => {
 	const base = { taskId: '3', key: 'k'.repeat(24), verdict: 'correct', relevance: '4' };
@@ -188,13 +182,12 @@ describeEachDb('reviews', (h) => {
 		expect(notMine.code).toBe('not_found');
 		const history = await reviewHistory(h.db, alice.id);
 		expect(history).toHaveLength(1);
-		expect(history[0]).toMatchObject({ id: second.id, revision: 2 });
-		// Nothing in the reviewer's history says whether the item is double-checked or how it ended.
+		expect(history[0]).toMatchObject({ publicId: lease.publicId, revision: 2 });
+		// Nothing in the reviewer's history says whether the item is double-checked or how it
+		// ended, nor names the item or the review by number.
 		expect(Object.keys(history[0]).sort()).toEqual(
 			[
-				'id',
-				'taskId',
-				'itemId',
+				'publicId',
 				'round',
 				'revision',
 				'verdict',

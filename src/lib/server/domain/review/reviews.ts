@@ -428,34 +428,6 @@ export function newFormKey(): string {
 	return randomId();
 }
 
-/**
- * The reviewer's own reviews, latest revision per task, newest first. No item state or outcome:
- * an item's state would tell its primary reviewer whether it is double-checked (a reviewer who
- * knows that can take more care there), and its outcome how the others judged it.
- */
-export async function reviewHistory(db: Db, userId: string, limit = 200) {
-	const rows = await db
-		.selectDistinctOn([review.taskId], {
-			id: review.id,
-			taskId: review.taskId,
-			itemId: review.itemId,
-			round: review.round,
-			revision: review.revision,
-			verdict: review.verdict,
-			relevance: review.relevance,
-			timeOnTaskMs: review.timeOnTaskMs,
-			submittedAt: review.submittedAt,
-			type: qaItem.type,
-			question: qaItem.question
-		})
-		.from(review)
-		.innerJoin(qaItem, eq(qaItem.id, review.itemId))
-		.where(eq(review.reviewerId, userId))
-		.orderBy(review.taskId, desc(review.revision));
-	rows.sort((a, b) => b.submittedAt.getTime() - a.submittedAt.getTime());
-	return rows.slice(0, limit);
-}
-
 /** One of the reviewer's reviews with every revision of it and whether it can be amended. */
 export async function reviewWithRevisions(db: Db, userId: string, reviewId: number) {
 	const [base] = await db.select().from(review).where(eq(review.id, reviewId));

@@ -27,8 +27,11 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 	// A dataset's reviewers when one is asked for, else a study's raters (the newest by default).
 	const dataset = datasets.find((d) => d.id === query.dataset) ?? null;
 	if (dataset) {
-		const report = await reviewerQualityReport(db, { datasetId: dataset.id });
-		return { studies, datasets, chosen: null, chosenDataset: dataset.id, report, holds: [] };
+		const [report, holds] = await Promise.all([
+			reviewerQualityReport(db, { datasetId: dataset.id }),
+			listHolds(db, null)
+		]);
+		return { studies, datasets, chosen: null, chosenDataset: dataset.id, report, holds };
 	}
 	const chosen = studies.find((s) => s.id === query.study) ?? studies[0] ?? null;
 	const [report, holds] = chosen
@@ -37,14 +40,26 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 	return { studies, datasets, chosen: chosen?.id ?? null, chosenDataset: null, report, holds };
 };
 
+// A hold in a study, or (no study: the form of a dataset's reviewers) in the review queue.
+const placeSchema = {
+	studyId: z.preprocess(
+		(v) => (v === '' || v === undefined ? null : v),
+		z.coerce.number().int().positive().nullable()
+	),
+	datasetId: z.coerce.number().int().positive().optional().catch(undefined)
+};
+const back = (p: { studyId: number | null; datasetId?: number }) =>
+	p.studyId === null
+		? `/admin/raters?dataset=${p.datasetId ?? ''}#holds`
+		: `/admin/raters?study=${p.studyId}#holds`;
 const holdSchema = z.object({
-	studyId: z.coerce.number().int().positive(),
+	...placeSchema,
 	raterId: z.string().min(1, 'Choose the rater.').max(100),
 	kind: z.enum(RATER_HOLD_KINDS, { message: 'Choose pause or retraining.' }),
 	reason: z.string().trim().min(1, 'Say why, for the rater and the record.').max(2000)
 });
 const liftSchema = z.object({
-	studyId: z.coerce.number().int().positive(),
+	...placeSchema,
 	holdId: z.coerce.number().int().positive(),
 	note: z.string().trim().max(2000).default('')
 });
@@ -55,11 +70,12 @@ export const actions: Actions = {
 		const input = await readForm(request, holdSchema);
 		if (!input.ok) return input.failure;
 		try {
-			await holdRater(getDb(), input.data, user.id);
+			const { datasetId: _, ...hold } = input.data;
+			await holdRater(getDb(), hold, user.id);
 		} catch (e) {
 			return failWith(e, { values: input.data });
 		}
-		redirect(303, `/admin/raters?study=${input.data.studyId}#holds`);
+		redirect(303, back(input.data));
 	},
 	lift: async ({ locals, request }) => {
 		const user = requireRole(locals, 'organiser');
@@ -73,6 +89,6 @@ export const actions: Actions = {
 		} catch (e) {
 			return failWith(e);
 		}
-		redirect(303, `/admin/raters?study=${input.data.studyId}#holds`);
+		redirect(303, back(input.data));
 	}
 };
