@@ -7,7 +7,8 @@
 // "reviewed today" rose since the page before — with a leave-one-out classifier. It must do no
 // better than always guessing the larger class. (Where a check falls in its block is a fresh draw
 // per block for each reviewer — checks.test.ts shows the places spread — so the count of items
-// seen tells an attacker the rate and nothing more.)
+// seen tells an attacker the rate and nothing more.) The reviewer's history afterwards is attacked
+// the same way: it lists every item shown, and its pages must not tell the checks apart either.
 import type { Page } from '@playwright/test';
 import { unflatten } from 'devalue';
 import { openDatabase } from '../../../src/lib/server/db/client';
@@ -45,6 +46,11 @@ test.use({
 				explanation: 'A gold pair of the blinding test.'
 			}));
 			await importReviewGold(db, JSON.stringify(gold), organiser);
+			// Only these pairs in the queue: the demo data's open tasks (other QA types, longer
+			// passages) would tell live pages from the short-answer checks by their length alone.
+			await db.execute(sql`delete from review_task t using qa_item i, dataset d
+				where i.id = t.item_id and d.id = i.dataset_id and t.state = 'pending'
+					and d.name <> 'Blinding check dataset'`);
 			await updateReviewerRound(
 				db,
 				{ required: false, passMark: 0.8, questionsPerAttempt: 5, maxAttempts: 2, checkEvery: 2 },
@@ -184,6 +190,32 @@ test('a hidden gold check in the review queue cannot be told apart from a live Q
 		}
 	}));
 
+	// Afterwards the reviewer's history lists every item they were shown — as many lines as
+	// "reviewed today" counts, each named by the id the screen showed — and each history page is
+	// recorded as the task pages were.
+	await page.goto('/review');
+	const links = page.locator('a[href^="/review/history/"]');
+	await expect(links).toHaveCount(PAGES);
+	expect(Number(await page.locator('[data-counter="today"]').first().innerText())).toBe(PAGES);
+	const hrefs = await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')!));
+	const ids = (list: string[]) => [...list].sort().join(' ');
+	expect(ids(hrefs.map((h) => h.split('/').pop()!))).toBe(ids(shown.map((s) => s.publicId)));
+	const history: { publicId: string; features: Record<string, string> }[] = [];
+	for (const href of hrefs) {
+		await page.goto(href);
+		await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+		const data = await page.request.get(`${href}/__data.json`);
+		history.push({
+			publicId: href.split('/').pop()!,
+			features: {
+				skeleton: skeleton(await page.content()),
+				dataShape: JSON.stringify(shape(pageData(await data.text()))),
+				headers: Object.keys(data.headers()).sort().join(','),
+				heading: await page.getByRole('heading', { level: 1 }).innerText()
+			}
+		});
+	}
+
 	await portal.stopServer();
 	const handle = await openDatabase(portal.databaseUrl, { max: 1 });
 	let checks: Set<string>;
@@ -195,23 +227,29 @@ test('a hidden gold check in the review queue cannot be told apart from a live Q
 	} finally {
 		await handle.close();
 	}
-	// One check in every two claims: exactly half the pages.
-	const labelled = rows.map((r) => ({
-		gold: checks.has(r.publicId),
-		features: r.features as Record<string, string>
-	}));
-	expect(labelled.filter((r) => r.gold).length).toBe(PAGES / 2);
-	for (const feature of Object.keys(labelled[0].features)) {
-		const gold = new Set(labelled.filter((r) => r.gold).map((r) => r.features[feature]));
-		const live = new Set(labelled.filter((r) => !r.gold).map((r) => r.features[feature]));
-		const marking = [...gold].filter((v) => !live.has(v) && v !== '-');
+	// One check in every two claims: exactly half the pages, in the queue and in the history.
+	for (const [where, pages] of [
+		['review screen', rows],
+		['history', history]
+	] as const) {
+		const labelled = pages.map((r) => ({
+			gold: checks.has(r.publicId),
+			features: r.features as Record<string, string>
+		}));
+		expect(labelled.filter((r) => r.gold).length).toBe(PAGES / 2);
+		for (const feature of Object.keys(labelled[0].features)) {
+			const gold = new Set(labelled.filter((r) => r.gold).map((r) => r.features[feature]));
+			const live = new Set(labelled.filter((r) => !r.gold).map((r) => r.features[feature]));
+			const marking = [...gold].filter((v) => !live.has(v) && v !== '-');
+			expect(
+				marking,
+				`${where}: ${feature} marks a check (live: ${[...live].slice(0, 2).join(' | ')})`
+			).toEqual([]);
+		}
+		const hits = leaveOneOut(labelled);
 		expect(
-			marking,
-			`${feature} marks a check (live: ${[...live].slice(0, 2).join(' | ')})`
-		).toEqual([]);
+			hits,
+			`${where}: the attacker beats always guessing the larger class`
+		).toBeLessThanOrEqual(PAGES / 2);
 	}
-	const hits = leaveOneOut(labelled);
-	expect(hits, 'the attacker beats always guessing the larger class').toBeLessThanOrEqual(
-		PAGES / 2
-	);
 });
