@@ -2,9 +2,9 @@
 // (often one who used every attempt and has been trained since) another go, with a reason. The
 // round's settings stay as they are for everyone else; the claim counts the rater's grants
 // (`study_claim`), and so do their standing and the round's results (./qualification.ts).
-import { desc, eq, sql } from 'drizzle-orm';
+import { desc, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { rowsOf, type Db } from '../../db/client';
+import { rowsOf, type Db, type Tx } from '../../db/client';
 import { qualificationGrant, study, user, type QualificationGrant } from '../../db/schema';
 import { DomainError } from '../../errors';
 import { recordAudit } from '../audit';
@@ -13,15 +13,20 @@ import { qualificationStatus, type QualificationStatus } from './qualification';
 /** Most attempts one grant may add. */
 export const MAX_GRANTED_ATTEMPTS = 10;
 
-export const grantInputSchema = z.object({
-	studyId: z.number().int().positive(),
-	raterId: z.string().min(1, 'Choose the rater.'),
+/** How many attempts a grant adds, and why: the same for every round. */
+export const grantFields = {
 	attempts: z
 		.number({ message: 'Give the number of attempts to add.' })
 		.int('Give a whole number of attempts.')
 		.min(1, 'Add at least one attempt.')
 		.max(MAX_GRANTED_ATTEMPTS, `Add at most ${MAX_GRANTED_ATTEMPTS} attempts at once.`),
 	reason: z.string().trim().min(1, 'Say why, for the record.').max(2000)
+};
+
+export const grantInputSchema = z.object({
+	studyId: z.number().int().positive(),
+	raterId: z.string().min(1, 'Choose the rater.'),
+	...grantFields
 });
 export type GrantInput = z.input<typeof grantInputSchema>;
 
@@ -82,31 +87,7 @@ export async function grantAttempts(
 				`This rater has not had ${available} of the round's gold questions; ${status.attemptsLeft + v.attempts} attempt${status.attemptsLeft + v.attempts === 1 ? '' : 's'} of ${s.perAttempt} would need ${needed}. Add gold questions to the round, or grant fewer attempts.`,
 				{ field: 'attempts' }
 			);
-		const [grant] = await tx
-			.insert(qualificationGrant)
-			.values({
-				studyId: v.studyId,
-				raterId: v.raterId,
-				attempts: v.attempts,
-				reason: v.reason,
-				grantedBy: actorId,
-				grantedAt: now
-			})
-			.returning();
-		await recordAudit(tx, {
-			actorId,
-			action: 'qualification.grant',
-			objectType: 'qualification_grant',
-			objectId: grant.id,
-			before: { maxAttempts: status.maxAttempts, attemptsLeft: status.attemptsLeft },
-			after: {
-				studyId: v.studyId,
-				raterId: v.raterId,
-				attempts: v.attempts,
-				reason: v.reason,
-				maxAttempts: status.maxAttempts + v.attempts
-			}
-		});
+		const grant = await recordGrant(tx, { ...v, actorId, now }, status);
 		return {
 			grant,
 			status: (await qualificationStatus(tx, v.studyId, v.raterId))!
@@ -114,8 +95,55 @@ export async function grantAttempts(
 	});
 }
 
-/** Every grant of a round, newest first, with who granted it and to whom (by pseudonym). */
-export async function listGrants(db: Db, studyId: number) {
+/**
+ * Writes a grant of a round (a study's, or the reviewers' with `studyId` null) and its audit event,
+ * in the caller's transaction, once the caller has checked it may be given.
+ */
+export async function recordGrant(
+	tx: Tx,
+	v: {
+		studyId: number | null;
+		raterId: string;
+		attempts: number;
+		reason: string;
+		actorId: string;
+		now: Date;
+	},
+	status: { maxAttempts: number; attemptsLeft: number }
+): Promise<QualificationGrant> {
+	const [grant] = await tx
+		.insert(qualificationGrant)
+		.values({
+			studyId: v.studyId,
+			raterId: v.raterId,
+			attempts: v.attempts,
+			reason: v.reason,
+			grantedBy: v.actorId,
+			grantedAt: v.now
+		})
+		.returning();
+	await recordAudit(tx, {
+		actorId: v.actorId,
+		action: 'qualification.grant',
+		objectType: 'qualification_grant',
+		objectId: grant.id,
+		before: { maxAttempts: status.maxAttempts, attemptsLeft: status.attemptsLeft },
+		after: {
+			...(v.studyId === null ? { round: 'reviewers' } : { studyId: v.studyId }),
+			raterId: v.raterId,
+			attempts: v.attempts,
+			reason: v.reason,
+			maxAttempts: status.maxAttempts + v.attempts
+		}
+	});
+	return grant;
+}
+
+/**
+ * Every grant of a round (a study's, or the reviewers' with null), newest first, with who granted
+ * it and to whom (by pseudonym).
+ */
+export async function listGrants(db: Db, studyId: number | null) {
 	const rater = sql<string>`(select pseudonym from "user" where id = ${qualificationGrant.raterId})`;
 	const by = sql<string>`(select display_name from "user" where id = ${qualificationGrant.grantedBy})`;
 	return db
@@ -129,6 +157,10 @@ export async function listGrants(db: Db, studyId: number) {
 			grantedAt: qualificationGrant.grantedAt
 		})
 		.from(qualificationGrant)
-		.where(eq(qualificationGrant.studyId, studyId))
+		.where(
+			studyId === null
+				? isNull(qualificationGrant.studyId)
+				: eq(qualificationGrant.studyId, studyId)
+		)
 		.orderBy(desc(qualificationGrant.grantedAt), desc(qualificationGrant.id));
 }

@@ -59,7 +59,6 @@ export {
 	grantReviewerAttempts,
 	grantedReviewerAttempts,
 	importReviewGold,
-	listReviewerGrants,
 	listReviewGold,
 	retireReviewGold,
 	reviewCheckResults,

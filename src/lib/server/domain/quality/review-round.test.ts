@@ -7,11 +7,11 @@ import { validRecord } from '../../fixtures/records';
 import { seedItems, seedUsers } from '../../fixtures/review';
 import { QA_TYPES, type Verdict } from '../../../constants';
 import { claimNext } from '../review/queue';
+import { listGrants } from './grants';
 import {
 	answerReviewGold,
 	grantReviewerAttempts,
 	importReviewGold,
-	listReviewerGrants,
 	listReviewGold,
 	reviewerRoundResults,
 	reviewerRoundStatus,
@@ -243,7 +243,7 @@ describeEachDb('the reviewers’ qualification round', (h) => {
 		expect(status).toMatchObject({ maxAttempts: 2, granted: 1, attemptsLeft: 1, blocked: null });
 		// Ben keeps the round's single attempt.
 		expect(await reviewerRoundStatus(h.db, ben.id)).toMatchObject({ maxAttempts: 1, granted: 0 });
-		expect(await listReviewerGrants(h.db)).toMatchObject([
+		expect(await listGrants(h.db, null)).toMatchObject([
 			{ raterId: ann.id, attempts: 1, reason: 'Went through the relevance anchors again' }
 		]);
 		await answer(ann, true, true);

@@ -3,11 +3,10 @@
 // (in their own seeded order, never the same pair twice), sees the gold answer and explanation
 // after each, and passes an attempt whose labels match the gold at the pass mark. When the round is
 // required, the review queue gives live work only to those who passed (`review_claim_next`).
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { rowsOf, type Db } from '../../db/client';
 import {
-	qualificationGrant,
 	reviewerRound,
 	reviewGold,
 	reviewGoldAnswer,
@@ -21,7 +20,8 @@ import { itemKey, typedFields } from '../items';
 import { validateQaRecord } from '../../../schemas/qa-record';
 import { wilson } from '../../../stats/blinding-attack';
 import type { GoldScore } from './gold-compare';
-import { MIN_CHECKS_TO_FLAG } from './qualification';
+import { grantFields, recordGrant } from './grants';
+import { MIN_CHECKS_TO_FLAG, type GoldAccuracy } from './qualification';
 import { VERDICTS, type QaType, type Verdict } from '../../../constants';
 
 /** Most gold QA pairs one file may hold. */
@@ -596,12 +596,7 @@ export async function grantedReviewerAttempts(db: Db, reviewerId: string) {
 
 export const reviewerGrantSchema = z.object({
 	raterId: z.string().min(1, 'Choose the reviewer.'),
-	attempts: z
-		.number({ message: 'Give the number of attempts to add.' })
-		.int('Give a whole number of attempts.')
-		.min(1, 'Add at least one attempt.')
-		.max(10, 'Add at most 10 attempts at once.'),
-	reason: z.string().trim().min(1, 'Say why, for the record.').max(2000)
+	...grantFields
 });
 
 /**
@@ -645,68 +640,15 @@ export async function grantReviewerAttempts(
 				`This reviewer has not answered ${fresh} of the round's gold pairs; ${left} attempt${left === 1 ? '' : 's'} of ${status.questionsPerAttempt} would need ${needed}. Import gold pairs first, or grant fewer attempts.`,
 				{ field: 'attempts' }
 			);
-		const [grant] = await tx
-			.insert(qualificationGrant)
-			.values({
-				studyId: null,
-				raterId: v.raterId,
-				attempts: v.attempts,
-				reason: v.reason,
-				grantedBy: actorId,
-				grantedAt: now
-			})
-			.returning({ id: qualificationGrant.id });
-		await recordAudit(tx, {
-			actorId,
-			action: 'qualification.grant',
-			objectType: 'qualification_grant',
-			objectId: grant.id,
-			before: { maxAttempts: status.maxAttempts, attemptsLeft: status.attemptsLeft },
-			after: {
-				round: 'reviewers',
-				raterId: v.raterId,
-				attempts: v.attempts,
-				reason: v.reason,
-				maxAttempts: status.maxAttempts + v.attempts
-			}
-		});
+		await recordGrant(tx, { ...v, studyId: null, actorId, now }, status);
 		return reviewerRoundStatus(tx, v.raterId);
 	});
 }
 
-/** The grants of the reviewers' round, newest first. */
-export async function listReviewerGrants(db: Db) {
-	return db
-		.select({
-			id: qualificationGrant.id,
-			raterId: qualificationGrant.raterId,
-			pseudonym: sql<string>`(select pseudonym from "user" where id = ${qualificationGrant.raterId})`,
-			attempts: qualificationGrant.attempts,
-			reason: qualificationGrant.reason,
-			grantedBy: sql<string>`(select display_name from "user" where id = ${qualificationGrant.grantedBy})`,
-			grantedAt: qualificationGrant.grantedAt
-		})
-		.from(qualificationGrant)
-		.where(isNull(qualificationGrant.studyId))
-		.orderBy(desc(qualificationGrant.grantedAt), desc(qualificationGrant.id));
-}
-
-/** One reviewer's hidden gold checks in the live review queue. */
-export interface ReviewCheckResult {
-	raterId: string;
-	pseudonym: string;
-	displayName: string;
-	/** Checks answered (skipped or released ones are not scored). */
-	checks: number;
-	/** Labels (verdict, relevance) matching the gold, of 2 per check. */
-	matched: number;
-	total: number;
-	/** matched / total. */
+/** A reviewer's hidden checks in live review: a gold accuracy over two labels a check. */
+export interface ReviewCheckResult extends GoldAccuracy {
+	/** matched / total (labels: verdict and relevance, 2 per check). */
 	accuracy: number;
-	/** 95 % Wilson interval of the accuracy over labels. */
-	interval: [number, number];
-	/** Below the round's pass mark after at least MIN_CHECKS_TO_FLAG checks. */
-	flagged: boolean;
 	/** Notes and dispute reasons the reviewer wrote on gold pairs (worth reading: a gold may be wrong). */
 	notes: { goldId: number; feedback: string | null; dispute: string | null }[];
 }

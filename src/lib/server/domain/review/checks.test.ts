@@ -140,7 +140,7 @@ describeEachDb('hidden gold checks in the review queue', (h) => {
 				skip: false
 			});
 		}
-	});
+	}, 180_000); // 2,000 claims and their answers, one at a time: under a minute on an idle machine
 
 	it('shows a check in the shape of a live item, with the round and lease of the task it stood in for', async () => {
 		await seedItems(h.db, 2);

@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { rowsOf } from '../../db/client';
-import type { QaType } from '../../../constants';
+import type { ShownVersion } from '../../../review/shown-version';
 import { DomainError } from '../../errors';
 import { randomId } from '../../ids';
 import { recordAudit } from '../audit';
@@ -15,20 +15,7 @@ import { submitAndNextWork, timeOnTask, type JudgementInput } from './reviews';
 import type { ShownItem } from './queue';
 import { renewLease } from './workday';
 
-/** The fields of an item version the review screen shows. */
-export interface ShownVersion {
-	type: QaType;
-	question: string;
-	answer: string | null;
-	answerList: string[] | null;
-	options: string[] | null;
-	correctAnswer: string | null;
-	reasoning: string[] | null;
-	falseAnswer: string | null;
-	incorrectExplanation: string | null;
-	incorrectStep: number | null;
-	incorrectStepExplanation: string | null;
-}
+export type { ShownVersion };
 
 /** What the review screen shows of its work, whichever kind it is. */
 export interface ShownWork {

@@ -4,7 +4,8 @@ import { getDb } from '$lib/server/db';
 import {
 	grantReviewerAttempts,
 	importReviewGold,
-	listReviewerGrants,
+	listGrants,
+	MAX_GRANTED_ATTEMPTS,
 	listReviewGold,
 	MIN_CHECKS_TO_FLAG,
 	retireReviewGold,
@@ -13,12 +14,10 @@ import {
 	reviewerRoundSettings,
 	updateReviewerRound
 } from '$lib/server/domain/quality';
-import { DomainError, failWith } from '$lib/server/errors';
-import { field, readForm } from '$lib/server/forms';
+import { failWith } from '$lib/server/errors';
+import { readForm } from '$lib/server/forms';
+import { goldImportAction, grantForm, MAX_GOLD_SIZE } from '$lib/server/gold-forms';
 import type { Actions, PageServerLoad } from './$types';
-
-/** Largest gold file (bytes) or pasted text (characters). */
-const MAX_GOLD_SIZE = 8 * 1024 * 1024;
 
 export const load: PageServerLoad = async ({ locals, url }) => {
 	requireRole(locals, 'organiser', url);
@@ -27,7 +26,7 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 		reviewerRoundSettings(db),
 		listReviewGold(db),
 		reviewerRoundResults(db),
-		listReviewerGrants(db),
+		listGrants(db, null),
 		reviewCheckResults(db)
 	]);
 	return {
@@ -43,6 +42,7 @@ export const load: PageServerLoad = async ({ locals, url }) => {
 			answers: g.answers
 		})),
 		results,
+		maxGranted: MAX_GRANTED_ATTEMPTS,
 		grants,
 		checks,
 		minChecks: MIN_CHECKS_TO_FLAG,
@@ -84,17 +84,8 @@ const settingsForm = z.object({
 		)
 });
 
-const importForm = z.object({ file: field.file(), text: z.string().default('') });
 const retireForm = z.object({ goldId: z.coerce.number().int().positive() });
-const grantForm = z.object({
-	raterId: z.string().min(1, 'Choose the reviewer.').max(100),
-	attempts: z.coerce
-		.number({ message: 'Give the number of attempts to add.' })
-		.int('Give a whole number of attempts.')
-		.min(1, 'Add at least one attempt.')
-		.max(10, 'Add at most 10 attempts at once.'),
-	reason: z.string().trim().min(1, 'Say why, for the record.').max(2000)
-});
+const grants = grantForm('Choose the reviewer.');
 
 export const actions: Actions = {
 	settings: async ({ locals, request }) => {
@@ -118,32 +109,15 @@ export const actions: Actions = {
 	/** Adds gold QA pairs from a JSON file or pasted text: all or nothing. */
 	import: async ({ locals, request }) => {
 		const user = requireRole(locals, 'organiser');
-		const input = await readForm(request, importForm, { extra: { kind: 'import' as const } });
-		if (!input.ok) return input.failure;
-		const { file, text } = input.data;
-		const extra = { kind: 'import' as const, text: text.length <= 200_000 ? text : '' };
-		try {
-			if ((file?.size ?? 0) > MAX_GOLD_SIZE || text.length > MAX_GOLD_SIZE)
-				throw new DomainError(
-					'invalid',
-					`The gold file is larger than ${MAX_GOLD_SIZE / 1024 / 1024} MB, the most one may be.`
-				);
-			const chosen = file !== undefined && file.size > 0;
-			if (chosen && text.trim() !== '')
-				throw new DomainError('invalid', 'Choose a gold file or paste its JSON, not both.');
-			const content = chosen ? await file.text() : text;
-			if (content.trim() === '')
-				throw new DomainError('invalid', 'Choose a gold file or paste its JSON.');
+		return goldImportAction(request, async (content) => {
 			const { imported } = await importReviewGold(getDb(), content, user.id);
-			return { kind: 'import' as const, imported };
-		} catch (e) {
-			return failWith(e, extra);
-		}
+			return imported;
+		});
 	},
 	/** Gives one reviewer more attempts than the round allows. */
 	grant: async ({ locals, request }) => {
 		const user = requireRole(locals, 'organiser');
-		const input = await readForm(request, grantForm, {
+		const input = await readForm(request, grants, {
 			extra: { kind: 'grant' as const },
 			message: 'No attempt was added; see the messages beside the fields.'
 		});

@@ -18,12 +18,10 @@ import {
 	updateQualitySettings
 } from '$lib/server/domain/studies';
 import { DomainError, failWith } from '$lib/server/errors';
-import { field, readForm } from '$lib/server/forms';
+import { readForm } from '$lib/server/forms';
 import { checkQualityFields, qualityFormFields, qualityFromForm } from '../../quality-form';
+import { goldImportAction, grantForm, MAX_GOLD_SIZE } from '$lib/server/gold-forms';
 import type { Actions, PageServerLoad } from './$types';
-
-/** Largest gold file (bytes) or pasted text (characters): 10,000 records fit with room to spare. */
-const MAX_GOLD_SIZE = 8 * 1024 * 1024;
 
 export const load: PageServerLoad = async ({ locals, params, url }) => {
 	requireRole(locals, 'organiser', url);
@@ -68,50 +66,20 @@ export const load: PageServerLoad = async ({ locals, params, url }) => {
 	};
 };
 
-const importForm = z.object({
-	file: field.file(),
-	text: z.string().default('')
-});
-
 const settingsForm = z.object(qualityFormFields).superRefine(checkQualityFields);
 
 const removeForm = z.object({ questionId: z.coerce.number().int().positive() });
 
-const grantForm = z.object({
-	raterId: z.string().min(1, 'Choose the rater.').max(100),
-	attempts: z.coerce
-		.number({ message: 'Give the number of attempts to add.' })
-		.int('Give a whole number of attempts.')
-		.min(1, 'Add at least one attempt.')
-		.max(MAX_GRANTED_ATTEMPTS, `Add at most ${MAX_GRANTED_ATTEMPTS} attempts at once.`),
-	reason: z.string().trim().min(1, 'Say why, for the record.').max(2000)
-});
+const grants = grantForm('Choose the rater.');
 
 export const actions: Actions = {
 	/** Makes questions gold from a JSON file or pasted text: all or nothing. */
 	import: async ({ locals, params, request }) => {
 		const user = requireRole(locals, 'organiser');
-		const input = await readForm(request, importForm, { extra: { kind: 'import' as const } });
-		if (!input.ok) return input.failure;
-		const { file, text } = input.data;
-		const extra = { kind: 'import' as const, text: text.length <= 200_000 ? text : '' };
-		try {
-			if ((file?.size ?? 0) > MAX_GOLD_SIZE || text.length > MAX_GOLD_SIZE)
-				throw new DomainError(
-					'invalid',
-					`The gold file is larger than ${MAX_GOLD_SIZE / 1024 / 1024} MB, the most one may be.`
-				);
-			const chosen = file !== undefined && file.size > 0;
-			if (chosen && text.trim() !== '')
-				throw new DomainError('invalid', 'Choose a gold file or paste its JSON, not both.');
-			const content = chosen ? await file.text() : text;
-			if (content.trim() === '')
-				throw new DomainError('invalid', 'Choose a gold file or paste its JSON.');
+		return goldImportAction(request, async (content) => {
 			const { questions } = await importGold(getDb(), Number(params.id), content, user.id);
-			return { kind: 'import' as const, imported: questions };
-		} catch (e) {
-			return failWith(e, extra);
-		}
+			return questions;
+		});
 	},
 	/** Turns one gold question back into an ordinary one. */
 	remove: async ({ locals, params, request }) => {
@@ -124,7 +92,7 @@ export const actions: Actions = {
 	/** Gives one rater of a qualification round more attempts than the round allows. */
 	grant: async ({ locals, params, request }) => {
 		const user = requireRole(locals, 'organiser');
-		const input = await readForm(request, grantForm, {
+		const input = await readForm(request, grants, {
 			extra: { kind: 'grant' as const },
 			message: 'No attempt was added; see the messages beside the fields.'
 		});
