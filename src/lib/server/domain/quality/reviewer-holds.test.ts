@@ -6,24 +6,11 @@ import { eq } from 'drizzle-orm';
 import { beforeEach, expect, it } from 'vitest';
 import { auditEvent, reviewCheck, reviewGold, reviewTask, type User } from '../../db/schema';
 import { describeEachDb } from '../../db/testing';
-import { validRecord } from '../../fixtures/records';
-import { seedItems, seedUsers } from '../../fixtures/review';
-import { QA_TYPES, type Verdict } from '../../../constants';
+import { seedItems, reviewGoldFile, seedUsers } from '../../fixtures/review';
+import type { Verdict } from '../../../constants';
 import { claimWork, startWork, submitWork } from '../review';
 import { holdRater, liftHold, listHolds, reviewerHold, reviewRetraining } from './holds';
 import { importReviewGold, updateReviewerRound } from './review-round';
-
-function goldFile(n: number) {
-	return JSON.stringify(
-		Array.from({ length: n }, (_, i) => ({
-			item: validRecord(QA_TYPES[i % QA_TYPES.length], 3000 + i),
-			passage: `Gold source passage ${i}.`,
-			verdict: (['correct', 'incorrect', 'cannot_tell'] as const)[i % 3],
-			relevance: (i % 5) + 1,
-			explanation: `Why pair ${i} is what it is.`
-		}))
-	);
-}
 
 describeEachDb('holds on reviewers in the review queue', (h) => {
 	let organiser: User;
@@ -86,7 +73,7 @@ describeEachDb('holds on reviewers in the review queue', (h) => {
 	});
 
 	it('a retraining lists the missed checks with the gold labels, and the reviewer lifts it', async () => {
-		await importReviewGold(h.db, goldFile(6), organiser.id);
+		await importReviewGold(h.db, reviewGoldFile(6, 3000), organiser.id);
 		await updateReviewerRound(
 			h.db,
 			{ required: false, passMark: 0.75, questionsPerAttempt: 2, maxAttempts: 2, checkEvery: 2 },

@@ -8,9 +8,8 @@ import { beforeEach, expect, it } from 'vitest';
 import { rowsOf, type Db } from '../../db/client';
 import { qaItem, review, reviewCheck, reviewGold, type User } from '../../db/schema';
 import { describeEachDb } from '../../db/testing';
-import { validRecord } from '../../fixtures/records';
-import { seedItems, seedPassages, seedUsers } from '../../fixtures/review';
-import { QA_TYPES, type Verdict } from '../../../constants';
+import { seedItems, seedPassages, reviewGoldFile, seedUsers } from '../../fixtures/review';
+import type { Verdict } from '../../../constants';
 import { reviewJudgements } from '../agreement/extract';
 import {
 	importReviewGold,
@@ -21,19 +20,6 @@ import {
 import { leasedWork, renewWork, returnWork, startWork, submitWork, type ShownWork } from './checks';
 import { claimNext } from './queue';
 import { reviewerWorkday } from './workday';
-
-/** `n` gold pairs over the seven types, with known verdicts and relevances. */
-function goldFile(n: number) {
-	return JSON.stringify(
-		Array.from({ length: n }, (_, i) => ({
-			item: validRecord(QA_TYPES[i % QA_TYPES.length], 1000 + i),
-			passage: `Gold source passage ${i}.`,
-			verdict: (['correct', 'incorrect', 'cannot_tell'] as const)[i % 3],
-			relevance: (i % 5) + 1,
-			explanation: `Why pair ${i} is what it is.`
-		}))
-	);
-}
 
 /** The keys and value types of a value, all the way down, values dropped. */
 function shape(value: unknown): unknown {
@@ -69,7 +55,7 @@ describeEachDb('hidden gold checks in the review queue', (h) => {
 	});
 
 	async function turnOn(every: number, pairs: number) {
-		await importReviewGold(h.db, goldFile(pairs), organiser.id);
+		await importReviewGold(h.db, reviewGoldFile(pairs), organiser.id);
 		await updateReviewerRound(
 			h.db,
 			{
@@ -266,7 +252,7 @@ describeEachDb('hidden gold checks in the review queue', (h) => {
 
 	it('stays off until set, and the domain claim used by imports and tools never serves one', async () => {
 		await seedItems(h.db, 1);
-		await importReviewGold(h.db, goldFile(10), organiser.id);
+		await importReviewGold(h.db, reviewGoldFile(10), organiser.id);
 		for (let i = 0; i < 6; i++) {
 			const { shown } = await startWork(h.db, ann.id);
 			expect(shown!.lease.checkId).toBeNull();

@@ -7,26 +7,13 @@ import { beforeEach, expect, it } from 'vitest';
 import type { Db } from '../../db/client';
 import { reviewCheck, reviewGold, type User } from '../../db/schema';
 import { describeEachDb } from '../../db/testing';
-import { validRecord } from '../../fixtures/records';
-import { seedItems, seedUsers } from '../../fixtures/review';
-import { QA_TYPES, type Verdict } from '../../../constants';
+import { seedItems, reviewGoldFile, seedUsers } from '../../fixtures/review';
+import type { Verdict } from '../../../constants';
 import { importReviewGold, reviewCheckResults, updateReviewerRound } from '../quality/review-round';
 import { startWork, submitWork, type ShownWork } from './checks';
 import { amendWork, historyEntry, reviewHistory } from './history';
 import { newFormKey } from './reviews';
 import { reviewerWorkday } from './workday';
-
-function goldFile(n: number) {
-	return JSON.stringify(
-		Array.from({ length: n }, (_, i) => ({
-			item: validRecord(QA_TYPES[i % QA_TYPES.length], 2000 + i),
-			passage: `Gold source passage ${i}.`,
-			verdict: (['correct', 'incorrect', 'cannot_tell'] as const)[i % 3],
-			relevance: (i % 5) + 1,
-			explanation: `Why pair ${i} is what it is.`
-		}))
-	);
-}
 
 /**
  * The keys of a value, all the way down (the first record of a list stands for all), values
@@ -60,7 +47,7 @@ describeEachDb("the reviewer's history of live reviews and hidden checks", (h) =
 		[organiser] = await seedUsers(h.db, 1, ['organiser']);
 		[ann] = await seedUsers(h.db, 1, ['reviewer']);
 		await seedItems(h.db, 2);
-		await importReviewGold(h.db, goldFile(10), organiser.id);
+		await importReviewGold(h.db, reviewGoldFile(10, 2000), organiser.id);
 		await updateReviewerRound(
 			h.db,
 			{ required: false, passMark: 0.75, questionsPerAttempt: 2, maxAttempts: 2, checkEvery: 2 },
