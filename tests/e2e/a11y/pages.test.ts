@@ -1,5 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import { user } from '../../../src/lib/server/db/schema';
 import { openEvidenceStudy, seedEvidenceSet } from '../../../src/lib/server/fixtures/evidence';
@@ -7,6 +5,7 @@ import { E2E_ACCOUNTS, type E2eAccount } from '../support/accounts';
 import { MAIN_PAGES_DATABASE, open, ORGANISER_PAGES } from '../support/pages';
 import type { PrepareDatabase } from '../support/portal';
 import { expect, loginAs, test } from '../fixtures';
+import { expectAccessible } from '../support/axe';
 
 const EVIDENCE_STUDY = 'Evidence a11y study';
 
@@ -34,19 +33,6 @@ test.use({ viewport: { width: 1366, height: 768 }, prepareDatabase: A11Y_DATABAS
 // The first test also starts this file's portal, whose database gets the demo judgements and a
 // scoring run first: on a busy machine that alone can take most of the default 30 s.
 test.describe.configure({ timeout: 120_000 });
-
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-
-/** Fails listing every serious or critical violation: rule, impact, element and what to do. */
-async function expectAccessible(page: Page, label: string) {
-	const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-	const found = results.violations
-		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-		.flatMap((v) =>
-			v.nodes.map((n) => `${v.id} [${v.impact}] ${n.target.join(' > ')} — ${v.help} (${v.helpUrl})`)
-		);
-	expect(found, `axe on ${label}:\n${found.join('\n')}`).toEqual([]);
-}
 
 for (const [name, target] of ORGANISER_PAGES) {
 	test(`organiser: ${name} has no serious accessibility violation`, async ({ page }) => {

@@ -1,9 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import { dispute, qaItem } from '../../../src/lib/server/db/schema';
 import { createUser } from '../../../src/lib/server/domain/people/users';
 import { expect, loginAs, test } from '../fixtures';
+import { expectAccessible } from '../support/axe';
 
 // An organiser corrects demo items through the correction form: a multiple-choice item by
 // keyboard alone, a list item without JavaScript (row editing and errors are round trips), and an
@@ -36,17 +36,6 @@ test.use({
 		}
 	}
 });
-
-/** No serious or critical WCAG 2.1 A/AA violation on the page as it is now. */
-async function expectAccessible(page: Page) {
-	const scan = await new AxeBuilder({ page })
-		.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-		.analyze();
-	const bad = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-	expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
-		[]
-	);
-}
 
 async function shoot(page: Page, name: string) {
 	if (!SHOTS) return;

@@ -2,10 +2,10 @@
 // invitation, deactivate an account that holds a review lease, reset a password through a one-time
 // link, and find each of these on the audit log with its filters. Every page it visits is scanned
 // with axe-core. (Each test uses its own accounts and addresses, so none depends on another.)
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
 import { E2E_ACCOUNTS, E2E_PASSWORD, type E2eAccount } from '../support/accounts';
 import { expect, loginAs, test } from '../fixtures';
+import { expectAccessible } from '../support/axe';
 
 const NEW_PASSWORD = 'amber lantern quietly 47';
 
@@ -19,17 +19,6 @@ async function pageFor(browser: Browser, account: E2eAccount): Promise<Page> {
 	const page = await context.newPage();
 	await loginAs(page, account);
 	return page;
-}
-
-/** No serious or critical WCAG 2.1 A/AA violation on the page as it stands. */
-async function expectAccessible(page: Page, what: string) {
-	const { violations } = await new AxeBuilder({ page })
-		.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-		.analyze();
-	const bad = violations
-		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-		.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
-	expect(bad, what).toEqual([]);
 }
 
 /** The audit page filtered by `query`; returns the table's body rows. */

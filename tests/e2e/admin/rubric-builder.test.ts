@@ -1,25 +1,13 @@
 // The organiser's rubric builder: a rubric made from the HDCEval template, one level description
 // reworded and saved as version 2, the history showing both versions. Both pages are scanned with
 // axe-core.
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { expect, loginAs, test } from '../fixtures';
+import { expectAccessible } from '../support/axe';
 
 test.beforeEach(async ({ page }) => {
 	test.setTimeout(120_000);
 	await page.setViewportSize({ width: 1366, height: 768 });
 });
-
-/** No serious or critical WCAG 2.1 A/AA violation on the page as it stands. */
-async function expectAccessible(page: Page, what: string) {
-	const { violations } = await new AxeBuilder({ page })
-		.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-		.analyze();
-	const bad = violations
-		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-		.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
-	expect(bad, what).toEqual([]);
-}
 
 test('an organiser builds a rubric from the HDCEval template and saves a second version', async ({
 	page

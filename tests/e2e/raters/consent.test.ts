@@ -1,23 +1,12 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
 import { expect, loginAs, test } from '../fixtures';
 import { createOpenStudy } from '../rank/helpers';
+import { expectAccessible } from '../support/axe';
 
 // The organiser publishes a consent text, a physician is held at it before any work, asked again
 // for a new version, withdraws from a study, and the study's report says what became of their
 // judgements. Screenshots of each new page go to the test's output folder (test-results/).
 test.use({ viewport: { width: 1366, height: 768 } });
-
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-
-/** Fails listing every serious or critical axe violation of the page. */
-async function expectAccessible(page: Page, label: string) {
-	const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-	const found = results.violations
-		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-		.flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(' > ')} — ${v.help}`));
-	expect(found, `axe on ${label}:\n${found.join('\n')}`).toEqual([]);
-}
 
 async function shot(page: Page, name: string) {
 	await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });

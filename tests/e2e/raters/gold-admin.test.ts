@@ -4,13 +4,13 @@
 // gold list, have a bad file refused with its problems (nothing saved) and remove one gold
 // question. The new pages are scanned with axe-core. The questions and the models' answers
 // (a question set) are written directly into the database by the project's own fixture.
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import type { Db } from '../../../src/lib/server/db/client';
 import { seedQuestionSet } from '../../../src/lib/server/fixtures/rubric';
 import type { PrepareDatabase } from '../support/portal';
 import { expect, loginAs, test } from '../fixtures';
+import { expectAccessible } from '../support/axe';
 
 const MODELS = ['gold-alpha', 'gold-beta'];
 const SHOTS = process.env.SHOTS_DIR;
@@ -22,18 +22,6 @@ const CONTENT: PrepareDatabase = {
 };
 
 test.use({ viewport: { width: 1366, height: 768 }, prepareDatabase: CONTENT });
-
-/** No serious or critical WCAG 2.1 A/AA violation on the page as it stands. */
-async function expectAccessible(page: Page, what: string) {
-	await page.waitForLoadState('networkidle');
-	const { violations } = await new AxeBuilder({ page })
-		.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-		.analyze();
-	const bad = violations
-		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-		.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
-	expect(bad, what).toEqual([]);
-}
 
 /** Presses a button and, when the page asks to confirm warnings, confirms. */
 async function pressConfirming(page: Page, button: RegExp, anyway: RegExp) {
@@ -74,7 +62,7 @@ test('an organiser sets up a qualification round, a study requiring it and the r
 		await page.getByLabel('Attempts allowed').fill('3');
 		await page.getByRole('group', { name: "Raters' quality" }).scrollIntoViewIfNeeded();
 		if (SHOTS) await page.screenshot({ path: `${SHOTS}/gold-form-round.png` });
-		await expectAccessible(page, 'Create form, round');
+		await expectAccessible(page, 'Create form, round', { settle: true });
 		await pressConfirming(page, /^Create study/, /Create anyway/);
 		await expect(page.getByRole('heading', { name: 'Round e2e', level: 1 })).toBeVisible();
 		roundUrl = new URL(page.url()).pathname;
@@ -144,7 +132,7 @@ test('an organiser sets up a qualification round, a study requiring it and the r
 		await expect(page.getByText('2 questions made gold.')).toBeVisible();
 		await expect(page.getByRole('heading', { name: '2 gold questions' })).toBeVisible();
 		await expect(page.getByText(`Alpha is right on ${template[0].question_id}.`)).toBeVisible();
-		await expectAccessible(page, 'Gold page, round');
+		await expectAccessible(page, 'Gold page, round', { settle: true });
 	});
 
 	await test.step('a bad file shows its problems and saves nothing', async () => {
@@ -161,7 +149,7 @@ test('an organiser sets up a qualification round, a study requiring it and the r
 		await expect(alert).toContainText('999999 is not a question of this study');
 		await page.reload();
 		await expect(page.getByRole('heading', { name: '2 gold questions' })).toBeVisible();
-		await expectAccessible(page, 'Gold page, refused file');
+		await expectAccessible(page, 'Gold page, refused file', { settle: true });
 		if (SHOTS) await page.screenshot({ path: `${SHOTS}/gold-page.png`, fullPage: true });
 	});
 

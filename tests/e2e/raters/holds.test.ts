@@ -3,11 +3,11 @@
 // check (question, answers by letter, expected labels beside theirs, why) and resumes; the
 // organiser then pauses them, the study refuses them work, and lifting the pause gives it back.
 // axe-core on the retraining page and the organiser's section.
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { accountId, judgeAllBad, seedGoldStudy } from './gold-study';
 import { E2E_ACCOUNTS } from '../support/accounts';
 import { expect, loginAs, test } from '../fixtures';
+import { expectAccessible } from '../support/axe';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -37,16 +37,6 @@ test.use({
 		}
 	}
 });
-
-async function expectAccessible(page: Page, label: string) {
-	const scan = await new AxeBuilder({ page })
-		.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-		.analyze();
-	const found = scan.violations
-		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-		.flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(' > ')} — ${v.help}`));
-	expect(found, label).toEqual([]);
-}
 
 async function openStudyOnDashboard(page: Page) {
 	await page.goto('/admin/raters');

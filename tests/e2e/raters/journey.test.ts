@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { eq, inArray } from 'drizzle-orm';
 import { createSession } from '../../../src/lib/server/auth/session';
@@ -24,6 +23,7 @@ import {
 } from '../../../src/lib/server/fixtures/oidc-provider';
 import { E2E_ACCOUNTS } from '../support/accounts';
 import { expect, loginAs, test } from '../fixtures';
+import { expectAccessible } from '../support/axe';
 
 // A rater's way in, end to end at 1366×768, through a real OpenID provider (oidc-provider with its
 // development login pages) on 127.0.0.1: an organiser sets up an institution and invites its lead;
@@ -204,17 +204,6 @@ async function chooseOption(page: Page, selectId: string, text: string) {
 		.first()
 		.getAttribute('value');
 	await page.locator(`#${selectId}`).selectOption(value!);
-}
-
-/** No serious or critical WCAG 2.1 A/AA violation on the page as it is now. */
-async function expectAccessible(page: Page, label: string) {
-	const scan = await new AxeBuilder({ page })
-		.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-		.analyze();
-	const bad = scan.violations
-		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-		.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
-	expect(bad, `axe on ${label}`).toEqual([]);
 }
 
 async function shoot(page: Page, name: string) {

@@ -3,7 +3,6 @@
 // retraining page shows each missed pair with their labels beside the expected ones and why; they
 // continue and review again. The organiser then pauses them: the queue refuses them, even by a
 // posted form, until the pause is lifted. axe-core on the retraining page and the holds section.
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { sql } from 'drizzle-orm';
 import { validRecord } from '../../../src/lib/server/fixtures/records';
@@ -14,6 +13,7 @@ import { startWork, submitWork } from '../../../src/lib/server/domain/review';
 import { accountId } from './gold-study';
 import { E2E_ACCOUNTS } from '../support/accounts';
 import { expect, loginAs, test } from '../fixtures';
+import { expectAccessible } from '../support/axe';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -62,16 +62,6 @@ test.use({
 		}
 	}
 });
-
-async function expectAccessible(page: Page, label: string) {
-	const scan = await new AxeBuilder({ page })
-		.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-		.analyze();
-	const found = scan.violations
-		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-		.flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(' > ')} — ${v.help}`));
-	expect(found, label).toEqual([]);
-}
 
 async function openReviewersOnDashboard(page: Page) {
 	await page.goto('/admin/raters');

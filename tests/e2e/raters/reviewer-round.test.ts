@@ -4,12 +4,12 @@
 // reads the expected answer and why after each, fails an attempt, passes the next, and then gets
 // live work. A second reviewer uses both attempts; the organiser gives them another once the round
 // has pairs they have not answered, and sees every attempt. axe-core on both new pages.
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { validRecord } from '../../../src/lib/server/fixtures/records';
 import { seedItems } from '../../../src/lib/server/fixtures/review';
 import type { QaType } from '../../../src/lib/constants';
 import { expect, loginAs, test } from '../fixtures';
+import { expectAccessible } from '../support/axe';
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -64,16 +64,6 @@ test.use({
 		}
 	}
 });
-
-async function expectAccessible(page: Page, label: string) {
-	const scan = await new AxeBuilder({ page })
-		.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-		.analyze();
-	const found = scan.violations
-		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-		.flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(' > ')} — ${v.help}`));
-	expect(found, label).toEqual([]);
-}
 
 /** Answers the pair on screen by keyboard: the verdict right, the relevance right or not. */
 async function answer(page: Page, relevanceRight: boolean) {

@@ -5,8 +5,6 @@
 // The stored assessment matches what was pressed; no page names a run. A per-sentence study is
 // judged by keys too, without marking words. The studies (the second cited document of each
 // question never imported) are written directly into the database by the project's own fixture.
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { openDatabase, type Db } from '../../../src/lib/server/db/client';
 import {
@@ -31,6 +29,7 @@ import {
 import { startPortal, type PrepareDatabase } from '../support/portal';
 import { readTemplate } from '../support/template';
 import { expect, loginAs, test } from '../fixtures';
+import { expectAccessible } from '../support/axe';
 
 const STUDY = 'Evidence e2e study';
 const RUNS = ['zebra-secret-run', 'yak-hidden-run'];
@@ -52,17 +51,6 @@ const EVIDENCE_STUDY: PrepareDatabase = {
 
 test.use({ viewport: { width: 1366, height: 768 }, prepareDatabase: EVIDENCE_STUDY });
 test.describe.configure({ timeout: 180_000 });
-
-/** No serious or critical WCAG 2.1 A/AA violation on the page as it stands. */
-async function expectAccessible(page: Page, what: string) {
-	const { violations } = await new AxeBuilder({ page })
-		.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-		.analyze();
-	const bad = violations
-		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-		.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
-	expect(bad, what).toEqual([]);
-}
 
 test('an assessor judges an answer by keyboard alone, reloads midway and finishes it', async ({
 	browser

@@ -3,14 +3,13 @@
 // assessors), the official assessment file and the long table from the study page, axe-core on
 // both pages. Six questions answered by two runs, every answer finished by two assessors, written
 // by the project's own fixture.
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { parseCsv } from '../../../src/lib/server/csv';
 import { insertUsers } from '../../../src/lib/server/fixtures/ranking';
 import { seedAssessedEvidenceStudy } from '../../../src/lib/server/fixtures/evidence';
 import type { PrepareDatabase } from '../support/portal';
 import { expect, loginAs, test } from '../fixtures';
+import { expectAccessible } from '../support/axe';
 
 const STUDY = 'Evidence e2e study';
 const ASSESSED: PrepareDatabase = {
@@ -27,16 +26,6 @@ const ASSESSED: PrepareDatabase = {
 
 test.use({ viewport: { width: 1366, height: 768 }, prepareDatabase: ASSESSED });
 test.describe.configure({ timeout: 120_000 });
-
-async function expectAccessible(page: Page, label: string) {
-	const { violations } = await new AxeBuilder({ page })
-		.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-		.analyze();
-	const bad = violations
-		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-		.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
-	expect(bad, `axe on ${label}`).toEqual([]);
-}
 
 test('an organiser reads an evidence study’s figures and downloads its assessments', async ({
 	page

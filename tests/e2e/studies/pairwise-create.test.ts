@@ -4,13 +4,12 @@
 // battles export starts with FastChat's columns. The new page states are scanned with axe-core.
 // The question set (three models' answers and the reference) and the rubric are written directly
 // into the database by the project's own code.
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import type { Db } from '../../../src/lib/server/db/client';
 import { insertRubric, seedQuestionSet } from '../../../src/lib/server/fixtures/rubric';
 import type { PrepareDatabase } from '../support/portal';
 import { expect, loginAs, test } from '../fixtures';
+import { expectAccessible } from '../support/axe';
 
 const MODELS = ['pw-alpha', 'pw-beta', 'pw-gamma'];
 
@@ -22,18 +21,6 @@ const CONTENT: PrepareDatabase = {
 };
 
 test.use({ viewport: { width: 1366, height: 768 }, prepareDatabase: CONTENT });
-
-/** No serious or critical WCAG 2.1 A/AA violation on the page as it stands. */
-async function expectAccessible(page: Page, what: string) {
-	await page.waitForLoadState('networkidle');
-	const { violations } = await new AxeBuilder({ page })
-		.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-		.analyze();
-	const bad = violations
-		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-		.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
-	expect(bad, what).toEqual([]);
-}
 
 test('an organiser creates a balanced pairwise study, opens it and downloads its battles', async ({
 	page
@@ -69,7 +56,7 @@ test('an organiser creates a balanced pairwise study, opens it and downloads its
 				'4 answers per question make C(4, 2) = 6 pairs; each question shows p of them.'
 			)
 		).toBeVisible();
-		await expectAccessible(page, 'Create form, pairwise');
+		await expectAccessible(page, 'Create form, pairwise', { settle: true });
 	});
 
 	await test.step('a balanced sample without p is refused beside p, keeping what was typed', async () => {
@@ -85,7 +72,7 @@ test('an organiser creates a balanced pairwise study, opens it and downloads its
 		for (const m of MODELS)
 			await expect(page.getByRole('checkbox', { name: new RegExp(`^${m}`) })).toBeChecked();
 		await expect(page.getByLabel('Physicians per question (k)')).toHaveValue('2');
-		await expectAccessible(page, 'Create form, refused');
+		await expectAccessible(page, 'Create form, refused', { settle: true });
 	});
 
 	await test.step('with p = 2 the study is created and its card describes the sample', async () => {
@@ -109,7 +96,7 @@ test('an organiser creates a balanced pairwise study, opens it and downloads its
 		await expect(card).toContainText('planned when the study opens');
 		await expect(card).toContainText('its latest version, frozen when the study opens');
 		await expect(card).toContainText('k = 2 physicians per pair');
-		await expectAccessible(page, 'Pairwise study, draft');
+		await expectAccessible(page, 'Pairwise study, draft', { settle: true });
 	});
 
 	await test.step('opening plans the pairs: 3 questions × 2, each judged twice', async () => {
@@ -123,7 +110,7 @@ test('an organiser creates a balanced pairwise study, opens it and downloads its
 		await expect(card).toContainText('6, each judged by k = 2 (12 judgements in all)');
 		await expect(card).toContainText('Questions: 3');
 		await expect(card).toContainText('version 1 (frozen when the study opened)');
-		await expectAccessible(page, 'Pairwise study, open');
+		await expectAccessible(page, 'Pairwise study, open', { settle: true });
 	});
 
 	await test.step('the battles export has FastChat’s columns', async () => {

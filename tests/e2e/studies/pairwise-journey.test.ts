@@ -4,9 +4,8 @@
 // the organiser reading the Bradley–Terry leaderboard, the win matrix and the position and
 // verbosity bias on the agreement page, and the judgements and battles exports. Every new page is
 // scanned with axe-core.
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { expect, loginAs, test } from '../fixtures';
+import { expectAccessible } from '../support/axe';
 
 const MODELS = ['alpha-7b', 'beta-13b'];
 /** Five questions: intervals need at least five (fewer and the page says why instead). */
@@ -28,18 +27,6 @@ const text = (quality: (typeof QUALITY)[number], q: number) =>
 	`A ${quality} answer to case ${q + 1}: see a doctor if it persists or worsens.`;
 const REFERENCE = (q: number) => text('thorough', q);
 const RESPONSE = (m: number, q: number) => text(QUALITY[m + 1], q);
-
-/** No serious or critical WCAG 2.1 A/AA violation on the page as it stands. */
-async function expectAccessible(page: Page, what: string) {
-	await page.waitForLoadState('networkidle');
-	const { violations } = await new AxeBuilder({ page })
-		.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-		.analyze();
-	const bad = violations
-		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-		.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
-	expect(bad, what).toEqual([]);
-}
 
 const quality = (shown: string) => {
 	const found = QUALITY.findIndex((word) => shown.includes(`A ${word} answer`));
@@ -113,7 +100,7 @@ test('a pairwise study from its creation to the leaderboard, the biases and the 
 		await expect(
 			page.getByText('3 answers per question make C(3, 2) = 3 pairs; each question shows all 3.')
 		).toBeVisible();
-		await expectAccessible(page, 'Create form, pairwise');
+		await expectAccessible(page, 'Create form, pairwise', { settle: true });
 		await page.getByRole('button', { name: /^Create study/ }).click();
 		const anyway = page.getByRole('button', { name: /Create anyway/ });
 		if (await anyway.isVisible({ timeout: 2000 }).catch(() => false)) await anyway.click();
@@ -129,7 +116,7 @@ test('a pairwise study from its creation to the leaderboard, the biases and the 
 			.locator('.card')
 			.filter({ has: page.getByRole('heading', { name: 'Design' }) });
 		await expect(card).toContainText('15, each judged by k = 2 (30 judgements in all)');
-		await expectAccessible(page, 'Pairwise study, open');
+		await expectAccessible(page, 'Pairwise study, open', { settle: true });
 	});
 
 	const shownLeft: Record<string, number> = { physician: 0, physician2: 0 };
@@ -144,7 +131,7 @@ test('a pairwise study from its creation to the leaderboard, the biases and the 
 			await study.getByRole('button', { name: 'Start comparing' }).click();
 			await expect(page).toHaveURL(/\/rank\/pairwise\//);
 			await expect(page.getByRole('button', { name: /Keyboard shortcuts/ })).toBeVisible();
-			if (who === 'physician') await expectAccessible(page, 'Pairwise screen');
+			if (who === 'physician') await expectAccessible(page, 'Pairwise screen', { settle: true });
 			const outcome = page.getByRole('group', { name: 'Which answer is better?' });
 			for (let i = 0; i < 15; i++) {
 				await expect(page.getByLabel('Your progress')).toContainText(`Pair ${i + 1} of 15`);
@@ -188,7 +175,7 @@ test('a pairwise study from its creation to the leaderboard, the biases and the 
 		await expect(
 			page.getByRole('heading', { name: 'Length-controlled leaderboard' })
 		).toBeVisible();
-		await expectAccessible(page, 'Agreement, pairwise study');
+		await expectAccessible(page, 'Agreement, pairwise study', { settle: true });
 	});
 
 	await test.step('downloads the judgements and the battles', async () => {

@@ -3,9 +3,9 @@
 // with k = 2 opened, two physicians scoring by keyboard alone (one side by side), a judge file,
 // its pairwise accuracy, Pearson and ICC on the agreement page, and the export. Every new page is
 // scanned with axe-core.
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { expect, loginAs, test } from '../fixtures';
+import { expectAccessible } from '../support/axe';
 
 const MODELS = ['alpha-7b', 'beta-13b', 'gamma-70b'];
 const QUESTIONS = [
@@ -27,18 +27,6 @@ const answer = (m: number, q: number) =>
 		`It depends on the person; a check-up can help you decide what to do (case ${q + 1}).`,
 		`Rest and fluids are usually enough; it should settle within days (case ${q + 1}).`
 	][m];
-
-/** No serious or critical WCAG 2.1 A/AA violation on the page as it stands. */
-async function expectAccessible(page: Page, what: string) {
-	await page.waitForLoadState('networkidle');
-	const { violations } = await new AxeBuilder({ page })
-		.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-		.analyze();
-	const bad = violations
-		.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-		.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
-	expect(bad, what).toEqual([]);
-}
 
 const file = (name: string, text: string) => ({
 	name,
@@ -98,7 +86,7 @@ test('a rubric study from the HDCEval template to the judges on the agreement pa
 
 	await test.step('the organiser builds a rubric from the HDCEval template', async () => {
 		await page.goto('/admin/rubrics');
-		await expectAccessible(page, 'Rubrics');
+		await expectAccessible(page, 'Rubrics', { settle: true });
 		await page.getByLabel('Name').fill('HDCEval for the journey');
 		await page.getByLabel(/HDCEval template/).check();
 		await page.getByRole('button', { name: 'Create rubric' }).click();
@@ -109,7 +97,7 @@ test('a rubric study from the HDCEval template to the judges on the agreement pa
 
 	await test.step('imports a question set and three models’ responses', async () => {
 		await page.goto('/admin/imports');
-		await expectAccessible(page, 'Imports');
+		await expectAccessible(page, 'Imports', { settle: true });
 		await page.getByLabel('Set name (new, or one to add to)').fill('Journey questions');
 		await page.locator('#question-files').setInputFiles(
 			file(
@@ -140,7 +128,7 @@ test('a rubric study from the HDCEval template to the judges on the agreement pa
 	let studyUrl = '';
 	await test.step('creates a rubric study with k = 2 and opens it', async () => {
 		await page.goto('/admin/studies');
-		await expectAccessible(page, 'Studies');
+		await expectAccessible(page, 'Studies', { settle: true });
 		await page.getByLabel('Name', { exact: true }).fill('Journey rubric study');
 		await page.getByRole('radio', { name: /^Rubric/ }).check();
 		await page
@@ -163,7 +151,7 @@ test('a rubric study from the HDCEval template to the judges on the agreement pa
 		if (await openAnyway.isVisible({ timeout: 3000 }).catch(() => false)) await openAnyway.click();
 		await expect(page.getByText('The study is now open.')).toBeVisible();
 		await expect(page.getByText(/version 1 \(frozen when the study opened\)/)).toBeVisible();
-		await expectAccessible(page, 'Study page');
+		await expectAccessible(page, 'Study page', { settle: true });
 	});
 
 	for (const [who, layout] of [
@@ -238,7 +226,7 @@ test('a rubric study from the HDCEval template to the judges on the agreement pa
 		await expect(
 			judges.getByRole('row').filter({ hasText: 'journey-llm-judge' }).first()
 		).toContainText(/\d\.\d\d/);
-		await expectAccessible(page, 'Agreement');
+		await expectAccessible(page, 'Agreement', { settle: true });
 	});
 
 	await test.step('downloads the export: one row per score', async () => {
