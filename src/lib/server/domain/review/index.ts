@@ -22,7 +22,6 @@ export {
 	leasedItem,
 	refreshSortKeys,
 	returnLeasedTasks,
-	heldNow,
 	returnTask
 } from './queue';
 export {

@@ -167,28 +167,24 @@ export async function mustQualify(db: Db | Tx, userId: string): Promise<boolean>
 }
 
 /**
- * Whether an exclusion of every study leaves out what the reviewer would submit now
- * (`review_claim_next` gives them no work then; this gives the reason).
+ * What keeps a reviewer from new work now, besides consent and the round (`review_claim_next`
+ * gives them none then; this gives the reason), in one statement: an exclusion of every study
+ * that leaves out what they would submit, and a hold on them in the review queue (placed and
+ * lifted by quality/holds.ts).
  */
-export async function excludedNow(db: Db | Tx, userId: string, now = new Date()): Promise<boolean> {
-	const [row] = rowsOf<{ excluded: boolean }>(
+export async function claimBlock(
+	db: Db | Tx,
+	userId: string,
+	now = new Date()
+): Promise<{ excluded: boolean; hold: 'pause' | 'retrain' | null }> {
+	const [row] = rowsOf<{ excluded: boolean; hold: 'pause' | 'retrain' | null }>(
 		await db.execute(sql`select ${userId} in (select rater_id from exclusion
 				where revoked_at is null and study_id is null)
-			and not judgement_counts(${userId}, null, ${now.toISOString()}::timestamptz) as excluded`)
+			and not judgement_counts(${userId}, null, ${now.toISOString()}::timestamptz) as excluded,
+			(select kind::text from rater_hold where rater_id = ${userId} and study_id is null
+				and lifted_at is null) as hold`)
 	);
-	return Boolean(row?.excluded);
-}
-
-/**
- * The hold standing on a reviewer in the review queue, if any (`review_claim_next` gives them no
- * work then; this gives the reason; quality/holds.ts places and lifts it).
- */
-export async function heldNow(db: Db | Tx, userId: string): Promise<'pause' | 'retrain' | null> {
-	const [row] = rowsOf<{ kind: 'pause' | 'retrain' }>(
-		await db.execute(sql`select kind from rater_hold
-			where rater_id = ${userId} and study_id is null and lifted_at is null`)
-	);
-	return row?.kind ?? null;
+	return { excluded: Boolean(row?.excluded), hold: row?.hold ?? null };
 }
 
 /** The live task's lease of a function's row, or null when the row holds none. */
@@ -264,12 +260,12 @@ async function claimRow(db: Db | Tx, userId: string, now: Date, checks: boolean)
 			'forbidden',
 			'Pass the reviewers’ qualification round before you review live QA pairs.'
 		);
-	if (await excludedNow(db, userId, now))
+	const { excluded, hold } = await claimBlock(db, userId, now);
+	if (excluded)
 		throw new DomainError(
 			'forbidden',
 			'The organisers have set your reviews aside for now, so no new QA pairs are given to you. Ask them why.'
 		);
-	const hold = await heldNow(db, userId);
 	if (hold)
 		throw new DomainError(
 			'forbidden',
