@@ -238,7 +238,7 @@ test('the review pages have no serious or critical accessibility violations', as
 	await page.waitForURL((u) => u.href !== url);
 	await page.goto('/review');
 	await page.locator('main tbody tr a').first().click();
-	await expect(page).toHaveURL(/\/review\/history\/\d+/);
+	await expect(page).toHaveURL(/\/review\/history\/[a-z2-9]{24}$/);
 	await page.waitForLoadState('networkidle');
 	expect(await seriousViolations(page), 'the review history page').toEqual([]);
 });
