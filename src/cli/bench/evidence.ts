@@ -22,6 +22,7 @@ import {
 	since,
 	type RawDriver
 } from './study-harness';
+import { dbCpuLine } from './server-cpu';
 
 export interface EvidenceBenchOptions {
 	/** Abstracts imported (each of 10 sentences). */
@@ -122,6 +123,7 @@ async function kindBench(io: Io, kind: DatabaseKind, o: EvidenceBenchOptions) {
 			clients: o.assessors,
 			seconds: o.seconds,
 			statements: bench.statements,
+			serverCpu: bench.serverCpu,
 			portal: async (i) => {
 				const screen = await evidenceScreen(db, assessors[i], claims[i].publicId);
 				if (!screen) throw new Error('no screen');
@@ -138,6 +140,7 @@ async function kindBench(io: Io, kind: DatabaseKind, o: EvidenceBenchOptions) {
 		io.stdout(
 			`  evidence, ${name}: screen at ${rateRatio(open.portal, open.baseline).toFixed(0)} % of the baseline rate`
 		);
+		io.stdout(dbCpuLine(`evidence, ${name}, screen`, open.portal, open.baseline));
 
 		const stepOf = (i: number) => ({
 			position: 1,
@@ -160,6 +163,7 @@ async function kindBench(io: Io, kind: DatabaseKind, o: EvidenceBenchOptions) {
 			clients: o.assessors,
 			seconds: o.seconds,
 			statements: bench.statements,
+			serverCpu: bench.serverCpu,
 			portal: async (i) => {
 				await saveEvidenceStep(db, assessors[i], claims[i].publicId, stepOf(i), {
 					timeOnTaskMs: 1000
@@ -180,6 +184,7 @@ async function kindBench(io: Io, kind: DatabaseKind, o: EvidenceBenchOptions) {
 		io.stdout(
 			`  evidence, ${name}: saving at ${rateRatio(save.portal, save.baseline).toFixed(0)} % of the baseline rate`
 		);
+		io.stdout(dbCpuLine(`evidence, ${name}, step`, save.portal, save.baseline));
 	} finally {
 		await bench.close();
 	}

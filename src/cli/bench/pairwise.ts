@@ -29,6 +29,7 @@ import {
 	type BenchDatabase,
 	type RawDriver
 } from './study-harness';
+import { dbCpuLine } from './server-cpu';
 
 /** The sizes of the pairwise bench (the defaults are the issue's; tests pass tiny ones). */
 export interface PairwiseBenchOptions {
@@ -139,6 +140,7 @@ async function judgingBench(io: Io, kind: DatabaseKind, o: PairwiseBenchOptions)
 			clients: o.physicians,
 			seconds: o.seconds,
 			statements: bench.statements,
+			serverCpu: bench.serverCpu,
 			ready: (i) => current[i].status === 'assigned',
 			portal: async (i) => {
 				const claim = current[i] as Extract<ClaimResult, { status: 'assigned' }>;
@@ -172,6 +174,7 @@ async function judgingBench(io: Io, kind: DatabaseKind, o: PairwiseBenchOptions)
 		io.stdout(
 			`  pairwise, ${name}: portal at ${rateRatio(portal, baseline).toFixed(0)} % of the baseline rate`
 		);
+		io.stdout(dbCpuLine(`pairwise, ${name}`, portal, baseline));
 		await reportBench(io, bench, name, reportStudy, o);
 	} finally {
 		await bench.close();

@@ -13,6 +13,7 @@ import {
 	openBenchDatabase,
 	rateRatio
 } from './study-harness';
+import { dbCpuLine } from './server-cpu';
 
 const QUESTIONS = 5_000;
 const MODELS = 7; // + the reference = 8 answers per question
@@ -71,6 +72,7 @@ export async function runRankingBench(io: Io) {
 			clients: PHYSICIANS,
 			seconds,
 			statements: bench.statements,
+			serverCpu: bench.serverCpu,
 			ready: (i) => current[i].status === 'assigned',
 			portal: async (i) => {
 				const claim = current[i] as Extract<ClaimResult, { status: 'assigned' }>;
@@ -97,6 +99,7 @@ export async function runRankingBench(io: Io) {
 		io.stdout(
 			`  ranking: portal at ${rateRatio(portal, baseline).toFixed(0)} % of the baseline rate (target ≥ 50 %)`
 		);
+		io.stdout(dbCpuLine('ranking', portal, baseline));
 	} finally {
 		await bench.close();
 	}

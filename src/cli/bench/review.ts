@@ -1,14 +1,14 @@
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import type postgres from 'postgres';
 import { randomId } from '$lib/server/ids';
-import { migrateDatabase, openDatabase, type Db } from '$lib/server/db/client';
+import { migrateDatabase, openDatabase, rowsOf, type Db } from '$lib/server/db/client';
 import { claimNext } from '$lib/server/domain/review/queue';
 import { submitAndNext } from '$lib/server/domain/review/reviews';
 import { setSecondaryShare } from '$lib/server/domain/verification/settings';
 import { benchDatabase } from './database';
 import { seedBenchItems } from './seed';
+import { backendCpu, cpuBetween, dbCpuLine } from './server-cpu';
 import { seedUsers } from '$lib/server/fixtures/review';
 
 const ITEMS = 50_000;
@@ -34,27 +34,6 @@ interface PhaseResult {
 	dbCpuMs: number | null;
 }
 
-/**
- * CPU milliseconds the server processes of this database have used so far, read from /proc (a
- * server on this machine, as on the bench machine), or null when they cannot be read.
- */
-async function serverCpuMs(db: Db): Promise<number | null> {
-	const rows = (await db.execute(
-		sql`select pid from pg_stat_activity where datname = current_database()`
-	)) as unknown as { pid: number }[];
-	let ticks = 0;
-	try {
-		for (const { pid } of rows) {
-			const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-			ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
-		}
-	} catch {
-		return null;
-	}
-	return ticks * 10; // USER_HZ is 100 on Linux
-}
-
 /** Runs `worker` once per reviewer until the deadline; times each action and counts statements. */
 async function phase(
 	db: Db,
@@ -63,7 +42,8 @@ async function phase(
 	workers: ((deadline: number, time: (ms: number) => void) => Promise<void>)[]
 ): Promise<PhaseResult> {
 	const times: number[] = [];
-	const db0 = await serverCpuMs(db);
+	const serverCpu = backendCpu(async (text) => rowsOf(await db.execute(sql.raw(text))));
+	const db0 = await serverCpu();
 	const statements0 = counter.n;
 	const cpu0 = process.cpuUsage();
 	const t0 = performance.now();
@@ -72,7 +52,7 @@ async function phase(
 	const elapsed = (performance.now() - t0) / 1000;
 	const cpu = process.cpuUsage(cpu0);
 	const statements = counter.n - statements0;
-	const db1 = await serverCpuMs(db);
+	const db1 = await serverCpu();
 	times.sort((a, b) => a - b);
 	return {
 		actions: times.length,
@@ -80,7 +60,7 @@ async function phase(
 		times,
 		statements,
 		cpuMs: (cpu.user + cpu.system) / 1000,
-		dbCpuMs: db0 !== null && db1 !== null ? db1 - db0 : null
+		dbCpuMs: cpuBetween(db0, db1)
 	};
 }
 
@@ -213,6 +193,14 @@ export async function runReviewBench(io: {
 		io.stdout(
 			`  portal / baseline: ${(100 * ratio).toFixed(0)} % of the baseline rate (${baselineRate.toFixed(0)}/s, both runs; target >= 50 %); ` +
 				`statements per action ${(portal.statements / portal.actions).toFixed(2)} vs ${baselineStatements.toFixed(2)}`
+		);
+		const floorCpu =
+			before.dbCpuMs === null || after.dbCpuMs === null ? null : before.dbCpuMs + after.dbCpuMs;
+		io.stdout(
+			dbCpuLine('review submit + next', portal, {
+				actions: before.actions + after.actions,
+				dbCpuMs: floorCpu
+			})
 		);
 	} catch (e) {
 		io.stderr(`review bench failed: ${(e as Error).message}`);

@@ -16,6 +16,7 @@ import {
 	openBenchDatabase,
 	rateRatio
 } from './study-harness';
+import { dbCpuLine } from './server-cpu';
 
 const QUESTIONS = 1_000;
 const MODELS = 3; // + the reference = 4 answers per question
@@ -77,6 +78,7 @@ export async function runRubricBench(io: Io) {
 			clients: PHYSICIANS,
 			seconds,
 			statements: bench.statements,
+			serverCpu: bench.serverCpu,
 			ready: (i) => current[i].status === 'assigned',
 			portal: async (i) => {
 				const claim = current[i] as Extract<ClaimResult, { status: 'assigned' }>;
@@ -115,6 +117,7 @@ export async function runRubricBench(io: Io) {
 		io.stdout(
 			`  rubric: portal at ${rateRatio(portal, baseline).toFixed(0)} % of the baseline rate (target ≥ 50 %)`
 		);
+		io.stdout(dbCpuLine('rubric', portal, baseline));
 	} finally {
 		await bench.close();
 	}

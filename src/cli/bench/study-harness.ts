@@ -18,6 +18,7 @@ import { readTemplate } from '$lib/server/db/pglite-template';
 import * as schema from '$lib/server/db/schema';
 import type { Io } from '../io';
 import { benchDatabase } from './database';
+import { backendCpu, cpuBetween } from './server-cpu';
 
 /** Length of each measured phase, in seconds (BENCH_SECONDS). */
 export const benchSeconds = () => Number(process.env.BENCH_SECONDS) || 10;
@@ -48,6 +49,11 @@ export interface BenchDatabase {
 	sql?: postgres.Sql;
 	/** Statements sent so far (BEGIN and COMMIT included). */
 	statements(): number;
+	/**
+	 * PostgreSQL only: CPU of the database's backends so far, per backend (server-cpu.ts); null
+	 * on PGlite (it runs inside this process) or a server on another machine.
+	 */
+	serverCpu(): Promise<Map<number, number> | null>;
 	/** Closes the database and, on PostgreSQL, drops it. */
 	close(): Promise<void>;
 }
@@ -99,6 +105,7 @@ export async function openBenchDatabase(
 				transaction: async (work) => (await sql.begin((tx) => work(runner(tx)))) as never
 			},
 			statements: () => statements,
+			serverCpu: backendCpu((text) => sql.unsafe(text) as unknown as Promise<[]>),
 			close: async () => {
 				await handle.close();
 				await scratch.drop();
@@ -134,6 +141,7 @@ export async function openBenchDatabase(
 				transaction: (work) => client.transaction((tx) => work(runner(tx)))
 			},
 			statements: () => statements,
+			serverCpu: async () => null,
 			close: () => handle.close()
 		};
 	}
@@ -183,15 +191,23 @@ function countStatements(client: PGlite, count: () => void) {
 		})) as PGlite['transaction'];
 }
 
-/** One measured phase: its actions' times (ms), wall time and statements. */
+/** One measured phase: its actions' times (ms), wall time, statements and database CPU. */
 export interface Phase {
 	actions: number;
 	seconds: number;
 	statements: number;
 	times: number[];
+	/** CPU (ms) of the database's backends during the phase, or null when it cannot be read. */
+	dbCpuMs: number | null;
 }
 
-export const newPhase = (): Phase => ({ actions: 0, seconds: 0, statements: 0, times: [] });
+export const newPhase = (): Phase => ({
+	actions: 0,
+	seconds: 0,
+	statements: 0,
+	times: [],
+	dbCpuMs: 0
+});
 
 /** The value at percentile `p` (0–100) of sorted values: the nearest rank below. */
 export function percentile(sorted: number[], p: number): number {
@@ -201,7 +217,11 @@ export function percentile(sorted: number[], p: number): number {
 /** A phase's figures on one line: rate, count and time, median, p95, statements per action. */
 export function describePhase(label: string, phase: Phase): string {
 	const sorted = [...phase.times].sort((a, b) => a - b);
-	return `  ${label}: ${Math.round(phase.actions / phase.seconds)} actions/s (${phase.actions.toLocaleString('en')} in ${phase.seconds.toFixed(1)} s), median ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, ${(phase.statements / Math.max(1, phase.actions)).toFixed(1)} statements per action`;
+	const cpu =
+		phase.dbCpuMs === null
+			? ''
+			: `, PostgreSQL CPU ${(phase.dbCpuMs / Math.max(1, phase.actions)).toFixed(2)} ms per action`;
+	return `  ${label}: ${Math.round(phase.actions / phase.seconds)} actions/s (${phase.actions.toLocaleString('en')} in ${phase.seconds.toFixed(1)} s), median ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, ${(phase.statements / Math.max(1, phase.actions)).toFixed(1)} statements per action${cpu}`;
 }
 
 /** The portal's rate as a share of the baseline's, in per cent. */
@@ -223,18 +243,25 @@ export async function measureAlternating(options: {
 	baseline: () => Promise<void>;
 	/** Client i has an action to do (default: always). */
 	ready?: (client: number) => boolean;
+	/** The database's backend CPU so far (BenchDatabase.serverCpu); none: not measured. */
+	serverCpu?: () => Promise<Map<number, number> | null>;
 }): Promise<{ portal: Phase; baseline: Phase }> {
 	const portal = newPhase();
 	const baseline = newPhase();
 	const ready = options.ready ?? (() => true);
+	const serverCpu = options.serverCpu ?? (async () => null);
 	const clients = [...Array(options.clients).keys()];
 	const measure = async (phase: Phase, run: (deadline: number) => Promise<unknown>) => {
+		// The CPU reading's own statement falls outside the statement count.
+		const cpu0 = await serverCpu();
 		const before = options.statements();
 		const start = performance.now();
 		await run(start + (options.seconds * 1000) / SLICES);
 		phase.seconds += (performance.now() - start) / 1000;
 		phase.statements += options.statements() - before;
 		phase.actions = phase.times.length;
+		const cpu = cpuBetween(cpu0, await serverCpu());
+		phase.dbCpuMs = cpu === null || phase.dbCpuMs === null ? null : phase.dbCpuMs + cpu;
 	};
 	for (let slice = 0; slice < SLICES; slice++) {
 		await measure(portal, (deadline) =>
