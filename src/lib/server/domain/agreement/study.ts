@@ -462,16 +462,33 @@ function goodShares(rows: RankingJudgement[]): StudyAgreement['leaderboards']['g
 		.sort((a, b) => (b.share.value ?? 0) - (a.share.value ?? 0));
 }
 
-/** Physicians' agreement, reference check, position bias and metrics against experts for one study. */
-export async function studyAgreement(
+/** What a study's report is computed from: its judgements, the scoring run and its scores. */
+export interface StudyInput {
+	studyId: number;
+	rows: RankingJudgement[];
+	/** The scoring run the metrics come from, or null when none scored the study's answers. */
+	run: StudyRun | null;
+	scores: Map<number, Partial<Record<MetricKey, number>>>;
+	excluded: ExcludedCounts;
+}
+
+/** The extraction queries of a study's report (see studyReport). */
+export async function studyInput(
 	db: Db,
 	studyId: number,
 	options: StudyOptions
-): Promise<StudyAgreement> {
+): Promise<StudyInput> {
 	const rows = await rankingJudgements(db, studyId);
 	const runs = await studyRuns(db, studyId);
 	const run = (options.runId == null ? runs[0] : runs.find((r) => r.id === options.runId)) ?? null;
 	const scores = run ? await candidateScores(db, studyId, run.id) : new Map();
+	const excluded = await excludedCounts(db, studyId);
+	return { studyId, rows, run, scores, excluded };
+}
+
+/** The report of studyAgreement from its extracted input: no database, the same numbers. */
+export function studyReport(input: StudyInput, options: StudyOptions): StudyAgreement {
+	const { studyId, rows, run, scores, excluded } = input;
 	const byQuestion = groupBy(rows, (r) => r.question);
 	// The rank rows and the physicians' consensus once, for every part and every metric.
 	const ranks = rankRows(rows);
@@ -501,7 +518,7 @@ export async function studyAgreement(
 			physicians: new Set(rows.map((r) => r.rater)).size,
 			entries: rows.length
 		},
-		excluded: await excludedCounts(db, studyId),
+		excluded,
 		ranking: rankingAgreement(ranks, byQuestion, options),
 		referenceCheck: referenceCheck(rows),
 		positionBias: positionBias(rows),
@@ -520,4 +537,13 @@ export async function studyAgreement(
 			good: goodShares(rows)
 		}
 	};
+}
+
+/** Physicians' agreement, reference check, position bias and metrics against experts for one study. */
+export async function studyAgreement(
+	db: Db,
+	studyId: number,
+	options: StudyOptions
+): Promise<StudyAgreement> {
+	return studyReport(await studyInput(db, studyId, options), options);
 }

@@ -170,14 +170,28 @@ export function verdictMatrix(pairs: ReviewPair[]): VerificationAgreement['matri
 	return { verdicts, counts };
 }
 
-/** Primary against secondary reviews of one dataset: overall, per type, per reviewer, with intervals. */
-export async function verificationAgreement(
-	db: Db,
-	datasetId: number,
-	options: AgreementOptions
-): Promise<VerificationAgreement> {
+/** What a dataset's verification report is computed from. */
+export interface VerificationInput {
+	datasetId: number;
+	judgements: ReviewJudgement[];
+	outcomes: VerificationAgreement['outcomes'];
+	excluded: VerificationAgreement['excluded'];
+}
+
+/** The extraction queries of a dataset's verification report (see verificationReport). */
+export async function verificationInput(db: Db, datasetId: number): Promise<VerificationInput> {
 	const judgements = await reviewJudgements(db, datasetId);
 	const outcomes = await verificationOutcomes(db, datasetId);
+	const excluded = await excludedReviewCounts(db, datasetId);
+	return { datasetId, judgements, outcomes, excluded };
+}
+
+/** The report of verificationAgreement from its extracted input: no database, the same numbers. */
+export function verificationReport(
+	input: VerificationInput,
+	options: AgreementOptions
+): VerificationAgreement {
+	const { datasetId, judgements, outcomes, excluded } = input;
 	const pairs = reviewPairs(judgements);
 	const byType = QA_TYPES.map((type) => ({
 		type,
@@ -209,11 +223,20 @@ export async function verificationAgreement(
 			items: new Set(judgements.map((j) => j.item)).size,
 			doubleReviewed: pairs.length
 		},
-		excluded: await excludedReviewCounts(db, datasetId),
+		excluded,
 		overall: pairAgreement(pairs, options),
 		byType,
 		byReviewer,
 		matrix: verdictMatrix(pairs),
 		outcomes
 	};
+}
+
+/** Primary against secondary reviews of one dataset: overall, per type, per reviewer, with intervals. */
+export async function verificationAgreement(
+	db: Db,
+	datasetId: number,
+	options: AgreementOptions
+): Promise<VerificationAgreement> {
+	return verificationReport(await verificationInput(db, datasetId), options);
 }
