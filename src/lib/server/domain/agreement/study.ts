@@ -1,10 +1,11 @@
 import type { Db } from '../../db/client';
 import { TAGS, type Tag } from '../../../constants';
-import { bootstrapRatio, tooFewUnits } from '../../../stats/bootstrap';
+import { checkBootstrapOptions, tooFewUnits } from '../../../stats/bootstrap';
 import { kendallTauB, pearson, spearman } from '../../../stats/correlation';
 import { expertLeaderboard, plackettLuce, tierRankings } from '../../../stats/leaderboard';
 import { consensusRanks, meanDefined, questionAgreements } from '../../../stats/rankings';
 import { krippendorffAlpha } from '../../../stats/ratings';
+import { ratioIntervals } from '../../../stats/rubric';
 import { ratingIntervals } from '../../../stats/ratings-bootstrap';
 import {
 	defined,
@@ -89,6 +90,51 @@ const noInterval = (reason: string): Interval => ({ low: null, high: null, reaso
 /** The units of the physicians' agreement: a question needs two rankings to say anything. */
 const RANKED_BY_TWO = 'questions ranked by 2+ physicians';
 
+/**
+ * The report's bootstraps of ratios of sums over units (a mean over questions, an accuracy), run
+ * together at the end: series over the same number of units share one seeded draw per resample
+ * (ratioIntervals), each still summed in draw order — the very intervals `bootstrapRatio` gives
+ * each series with the seed, without drawing the units again for every series.
+ */
+class RatioBatch {
+	private readonly jobs: {
+		numerators: Float64Array;
+		denominators: Float64Array;
+		into: { interval: Interval };
+	}[] = [];
+	constructor(private readonly options: AgreementOptions) {}
+
+	/** Sets `into.interval` to the series' interval when `run` runs. */
+	add(
+		numerators: ArrayLike<number>,
+		denominators: ArrayLike<number>,
+		into: { interval: Interval }
+	) {
+		this.jobs.push({
+			numerators: Float64Array.from(numerators),
+			denominators: Float64Array.from(denominators),
+			into
+		});
+	}
+
+	run() {
+		if (this.jobs.length === 0) return;
+		const level = checkBootstrapOptions(this.options);
+		const byUnits = groupBy(this.jobs, (j) => j.numerators.length);
+		for (const jobs of byUnits.values()) {
+			const intervals = ratioIntervals(jobs, {
+				resamples: this.options.resamples,
+				seed: this.options.seed,
+				level
+			});
+			jobs.forEach((j, k) => (j.into.interval = intervals[k]));
+		}
+	}
+}
+
+/** Stands for an interval a RatioBatch fills in before the report is returned. */
+const PENDING: Interval = noInterval('pending');
+
 function mean(values: number[]): number | null {
 	return values.length === 0 ? null : values.reduce((s, v) => s + v, 0) / values.length;
 }
@@ -98,7 +144,8 @@ function meanOverQuestions(
 	stat: Stat,
 	perQuestion: (number | null)[],
 	options: AgreementOptions,
-	units: string
+	units: string,
+	ratios: RatioBatch
 ): Estimate {
 	if (stat.value === null) return { stat, interval: noInterval(stat.reason) };
 	if (options.resamples <= 0)
@@ -106,12 +153,13 @@ function meanOverQuestions(
 	const few = tooFewUnits(perQuestion.filter((v) => v !== null).length, units);
 	if (few) return { stat, interval: few };
 	// The mean over the drawn questions where defined: a ratio of sums, nothing rebuilt per draw.
-	const interval = bootstrapRatio(
+	const estimate = { stat, interval: PENDING };
+	ratios.add(
 		perQuestion.map((v) => v ?? 0),
 		perQuestion.map((v) => (v === null ? 0 : 1)),
-		options
+		estimate
 	);
-	return { stat, interval };
+	return estimate;
 }
 
 function rankRows(rows: RankingJudgement[]): RankRow[] {
@@ -139,7 +187,8 @@ const letter = (position: number) =>
 function rankingAgreement(
 	ranks: RankRow[],
 	byQuestion: Map<number, RankingJudgement[]>,
-	options: AgreementOptions
+	options: AgreementOptions,
+	ratios: RatioBatch
 ): StudyAgreement['ranking'] {
 	// The per-question parts once; their means are what rankingsSummary reports.
 	const perQuestion = questionAgreements(ranks);
@@ -199,9 +248,10 @@ function rankingAgreement(
 			wMeanStat,
 			wByQuestion.map((q) => q.w.value),
 			options,
-			RANKED_BY_TWO
+			RANKED_BY_TWO,
+			ratios
 		),
-		tauMean: meanOverQuestions(tauMeanStat, tauByQuestion, options, RANKED_BY_TWO),
+		tauMean: meanOverQuestions(tauMeanStat, tauByQuestion, options, RANKED_BY_TWO, ratios),
 		tagsAlpha
 	};
 }
@@ -307,7 +357,8 @@ function metricAgreement(
 	metric: MetricKey,
 	scored: ReturnType<typeof scoredCandidates>,
 	strengths: Record<string, number>,
-	options: AgreementOptions
+	options: AgreementOptions,
+	ratios: RatioBatch
 ): MetricAgreement {
 	// Per question with ≥ 2 scored candidates: tau-b and the pair counts of pairwiseAccuracy (pairs
 	// whose consensus ranks differ: concordant when the metric prefers the better-ranked one).
@@ -377,10 +428,10 @@ function metricAgreement(
 							tooFewUnits(
 								trials.filter((t) => t > 0).length,
 								'questions with differently ranked scored answers'
-							) ??
-							// Accuracy over a resample of questions: their pair counts summed, same formula.
-							bootstrapRatio(good, trials, options)
+							) ?? PENDING
 					};
+	// Accuracy over a resample of questions: their pair counts summed, same formula.
+	if (accuracy.interval === PENDING) ratios.add(good, trials, accuracy);
 	const models = [...scored.byModel]
 		.map(([model, candidates]) => {
 			const own: number[] = [];
@@ -398,7 +449,7 @@ function metricAgreement(
 	return {
 		metric,
 		questions: taus.length,
-		tauMean: meanOverQuestions(tauStat, taus, options, 'questions with 2+ scored answers'),
+		tauMean: meanOverQuestions(tauStat, taus, options, 'questions with 2+ scored answers', ratios),
 		pairwise: { pairs, concordant, discordant, metric_ties: ties },
 		accuracy,
 		models,
@@ -416,7 +467,8 @@ function metricAgreement(
 function automaticLeaderboard(
 	rows: RankingJudgement[],
 	scores: Map<number, Partial<Record<MetricKey, number>>>,
-	options: AgreementOptions
+	options: AgreementOptions,
+	ratios: RatioBatch
 ): StudyAgreement['leaderboards']['automatic'] {
 	const seen = new Set<number>();
 	const byModel = new Map<string, Map<number, number>>();
@@ -434,20 +486,22 @@ function automaticLeaderboard(
 			const values = [...perQuestion.values()];
 			const m = mean(values);
 			const stat = m === null ? undefinedStat('no scored answers') : defined(m);
-			return {
+			const row = {
 				model,
 				n: values.length,
 				mean: stat,
 				interval:
 					stat.value === null || options.resamples <= 0
 						? noInterval(stat.reason ?? 'no bootstrap requested (0 resamples)')
-						: (tooFewUnits(values.length, 'scored questions') ??
-							bootstrapRatio(
-								values,
-								values.map(() => 1),
-								options
-							))
+						: (tooFewUnits(values.length, 'scored questions') ?? PENDING)
 			};
+			if (row.interval === PENDING)
+				ratios.add(
+					values,
+					values.map(() => 1),
+					row
+				);
+			return row;
 		})
 		.sort((a, b) => (b.mean.value ?? -Infinity) - (a.mean.value ?? -Infinity));
 }
@@ -507,7 +561,8 @@ export function studyReport(input: StudyInput, options: StudyOptions): StudyAgre
 	// Plackett–Luce intervals resample questions: over too few they mean nothing.
 	const fewRanked = tooFewUnits(byQuestion.size, 'ranked questions');
 	const scored = run ? scoredCandidates(rows, scores, consensusRanks(ranks)) : null;
-	return {
+	const ratios = new RatioBatch(options);
+	const report: StudyAgreement = {
 		studyId,
 		options: { ...options, runId: run?.id ?? null },
 		run,
@@ -519,16 +574,16 @@ export function studyReport(input: StudyInput, options: StudyOptions): StudyAgre
 			entries: rows.length
 		},
 		excluded,
-		ranking: rankingAgreement(ranks, byQuestion, options),
+		ranking: rankingAgreement(ranks, byQuestion, options, ratios),
 		referenceCheck: referenceCheck(rows),
 		positionBias: positionBias(rows),
 		metrics: scored
-			? METRIC_KEYS.map((metric) => metricAgreement(metric, scored, strengths, options))
+			? METRIC_KEYS.map((metric) => metricAgreement(metric, scored, strengths, options, ratios))
 					.filter((m) => m.pairwise.pairs > 0)
 					.sort((a, b) => (b.accuracy.stat.value ?? -1) - (a.accuracy.stat.value ?? -1))
 			: [],
 		leaderboards: {
-			automatic: run ? automaticLeaderboard(rows, scores, options) : [],
+			automatic: run ? automaticLeaderboard(rows, scores, options, ratios) : [],
 			expert: expert.map((e) => ({
 				model: e.label,
 				strength: e.strength,
@@ -537,6 +592,8 @@ export function studyReport(input: StudyInput, options: StudyOptions): StudyAgre
 			good: goodShares(rows)
 		}
 	};
+	ratios.run();
+	return report;
 }
 
 /** Physicians' agreement, reference check, position bias and metrics against experts for one study. */
