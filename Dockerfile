@@ -10,7 +10,9 @@ RUN npm install --no-audit --no-fund
 
 FROM deps AS build
 COPY . .
-RUN npx svelte-kit sync && npx vite build && npm prune --omit=dev
+# The server, and the compiled CLI (build-cli/, which bin/cliniq.js runs while it is newer than
+# the sources: a few seconds faster to start than the sources through tsx).
+RUN npx svelte-kit sync && npx vite build && node scripts/build-cli.js && npm prune --omit=dev
 
 FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 BODY_SIZE_LIMIT=64M
@@ -18,10 +20,12 @@ WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/build ./build
+COPY --from=build --chown=node:node /app/build-cli ./build-cli
 COPY --from=build --chown=node:node /app/drizzle ./drizzle
 COPY --from=build --chown=node:node /app/scoring ./scoring
-# The sources: the CLI runs them, and the server applies the database functions in
-# src/lib/server/db/functions after the migrations, as it finds drizzle/ (relative to /app).
+# The sources: the CLI checks build-cli/ is newer than them (and runs them through tsx if not), and
+# the server applies the database functions in src/lib/server/db/functions after the migrations,
+# as it finds drizzle/ (relative to /app).
 COPY --from=build --chown=node:node /app/src ./src
 COPY --from=build --chown=node:node /app/bin ./bin
 RUN mkdir -p /app/data && chown node:node /app/data
