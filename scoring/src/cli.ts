@@ -1,16 +1,6 @@
 import { writeFile, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createEmbedder } from './embedders/index';
-import { formatLeaderboard, scoreCases, scoreSubmission, ScoringInputError } from './index';
-import {
-	InputError,
-	itemRow,
-	loadCasesFile,
-	loadQaDir,
-	loadSubmissionDir,
-	writeSubmissionResult
-} from './io';
 import { MODES, SCORER_VERSION, type Mode, type TaskType } from './types';
 
 type Io = { stdout: (s: string) => void; stderr: (s: string) => void };
@@ -28,6 +18,16 @@ commands:
 see scoring/README.md); hash:<D> is a fast deterministic stand-in for tests. Scorer ${SCORER_VERSION}.`;
 
 class UsageError extends Error {}
+
+/** The scorer, its files and its embedders: loaded when a command runs, so `--help` answers at once. */
+async function scorer() {
+	const [index, io, embedders] = await Promise.all([
+		import('./index'),
+		import('./io'),
+		import('./embedders/index')
+	]);
+	return { ...index, ...io, ...embedders };
+}
 
 /** Output fields of `cases` per type (the contract with the portal). */
 const CASE_KEYS: Record<TaskType, string[]> = {
@@ -93,6 +93,7 @@ export async function runScoreCli(argv: string[], io: Io): Promise<number> {
 			io.stderr(`error: ${e.message}\n\n${USAGE}\n`);
 			return 2;
 		}
+		const { InputError, ScoringInputError } = await scorer();
 		if (e instanceof InputError || e instanceof ScoringInputError) {
 			io.stderr(`error: ${e.message}\n`);
 			return 1;
@@ -123,6 +124,8 @@ async function runCommand(
 	io: Io
 ): Promise<number> {
 	need(v, 'qa', 'responses');
+	const { createEmbedder, formatLeaderboard, loadQaDir, loadSubmissionDir, scoreSubmission } =
+		await scorer();
 	const qaRecords = await loadQaDir(v.qa as string);
 	const submission = await loadSubmissionDir(v.responses as string);
 	const embedder = await createEmbedder(spec);
@@ -140,6 +143,7 @@ async function runCommand(
 			`baseline ${res.meta.baseline.toFixed(4)}, IDF corpus ${res.meta.idfCorpusSize} texts, ${res.items.length} items\n`
 	);
 	if (typeof v.out === 'string') {
+		const { writeSubmissionResult } = await scorer();
 		const files = await writeSubmissionResult(resolve(v.out), res);
 		io.stdout(`wrote ${files.length} files to ${resolve(v.out)}\n`);
 	}
@@ -153,6 +157,7 @@ async function casesCommand(
 	io: Io
 ): Promise<number> {
 	need(v, 'qa', 'cases', 'out');
+	const { createEmbedder, itemRow, loadCasesFile, loadQaDir, scoreCases } = await scorer();
 	const qaRecords = await loadQaDir(v.qa as string);
 	const cases = await loadCasesFile(v.cases as string);
 	const embedder = await createEmbedder(spec);

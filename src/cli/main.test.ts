@@ -112,7 +112,7 @@ describe('cliniq CLI on an embedded database', () => {
 		expect(await main(['items', 'count', '--type', 'short'], c.io)).toBe(2);
 		expect(c.err[0]).toMatch(/--type must be one of/);
 		c = capture();
-		expect(await main(['frobnicate'], c.io)).toBe(1);
+		expect(await main(['frobnicate'], c.io)).toBe(2);
 		expect(c.err[0]).toMatch(/Unknown command "frobnicate"/);
 	});
 

@@ -243,7 +243,7 @@ describe('cliniq stats dispatcher', () => {
 
 	it('refuses an unknown subcommand', async () => {
 		const r = await run('median', 'x.csv');
-		expect(r.code).toBe(1);
+		expect(r.code).toBe(2);
 		expect(r.out).toEqual([]);
 		expect(r.err.join('\n')).toMatch(/Unknown stats subcommand "median"/);
 	});

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { ratingsSummary } from '$lib/stats/ratings';
 import { ratingIntervals } from '$lib/stats/ratings-bootstrap';
 import type { Interval, Level, Rating } from '$lib/stats/types';
-import type { Io } from './io';
+import { commandLineError, wantsHelp, type Io } from './io';
 import {
 	BOOTSTRAP_OPTIONS,
 	StatsInputError,
@@ -21,10 +21,6 @@ import {
 	statsJson,
 	type StatsCommand
 } from './stats-shared';
-import { correlateCommand, pairwiseCommand, rankingsCommand } from './stats-rankings';
-import { btCommand } from './stats-bt';
-import { evidenceCommand } from './stats-evidence';
-import { rubricCommand } from './stats-rubric';
 
 export const STATS_USAGE = `cliniq stats — agreement and ranking statistics on CSV files (one JSON object on stdout)
 
@@ -137,35 +133,55 @@ async function ratingsCommand(args: string[], io: Io): Promise<number> {
 	return 0;
 }
 
-/** The subcommands of `cliniq stats`. */
+/** The subcommands of `cliniq stats`, each loaded when it runs. */
 const SUBCOMMANDS: Record<string, StatsCommand> = {
 	ratings: ratingsCommand,
-	rankings: rankingsCommand,
-	correlate: correlateCommand,
-	pairwise: pairwiseCommand,
-	rubric: rubricCommand,
-	bt: btCommand,
-	evidence: evidenceCommand
+	rankings: async (args, io) => (await import('./stats-rankings')).rankingsCommand(args, io),
+	correlate: async (args, io) => (await import('./stats-rankings')).correlateCommand(args, io),
+	pairwise: async (args, io) => (await import('./stats-rankings')).pairwiseCommand(args, io),
+	rubric: async (args, io) => (await import('./stats-rubric')).rubricCommand(args, io),
+	bt: async (args, io) => (await import('./stats-bt')).btCommand(args, io),
+	evidence: async (args, io) => (await import('./stats-evidence')).evidenceCommand(args, io)
 };
+
+/** One subcommand's usage: its lines of STATS_USAGE, and what every subcommand shares. */
+export function statsSubcommandUsage(sub: string): string {
+	const lines = STATS_USAGE.split('\n');
+	const start = lines.findIndex((l) => l.startsWith(`  cliniq stats ${sub} `));
+	let end = start + 1;
+	while (end < lines.length && lines[end].startsWith('      ')) end++;
+	const shared = STATS_USAGE.slice(STATS_USAGE.indexOf('\n\nAn undefined statistic'));
+	return `Usage:\n${lines.slice(start, end).join('\n')}${shared}`;
+}
 
 /** Runs `cliniq stats …`; returns the exit status (2 for a malformed file or command line). */
 export async function statsCommand(args: string[], io: Io): Promise<number> {
 	const [sub, ...rest] = args;
-	if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h') {
+	if (sub === 'help' || sub === '--help' || sub === '-h') {
 		io.stdout(STATS_USAGE);
-		return sub === undefined ? 1 : 0;
+		return 0;
 	}
-	const command = SUBCOMMANDS[sub];
+	if (sub === undefined) {
+		io.stderr(`Name a stats subcommand.\n\n${STATS_USAGE}`);
+		return 2;
+	}
+	const command = Object.hasOwn(SUBCOMMANDS, sub) ? SUBCOMMANDS[sub] : undefined;
 	if (!command) {
-		io.stderr(`Unknown stats subcommand "${sub}".\n\n${STATS_USAGE}`);
-		return 1;
+		io.stderr(
+			`Unknown stats subcommand "${sub}": use ${Object.keys(SUBCOMMANDS).join('|')} (cliniq stats --help).`
+		);
+		return 2;
+	}
+	if (wantsHelp(rest)) {
+		io.stdout(statsSubcommandUsage(sub));
+		return 0;
 	}
 	try {
 		return await command(rest, io);
 	} catch (e) {
-		const code = (e as NodeJS.ErrnoException).code;
-		if (e instanceof StatsInputError || code?.startsWith('ERR_PARSE_ARGS')) {
-			io.stderr(`Error: ${(e as Error).message}`);
+		const refused = commandLineError(e, `stats ${sub}`);
+		if (e instanceof StatsInputError || refused) {
+			io.stderr(`Error: ${(refused ?? (e as Error)).message}`);
 			return 2;
 		}
 		throw e;
