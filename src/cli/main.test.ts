@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { validRecord } from '$lib/server/fixtures/records';
 import { main } from './main';
 
@@ -165,4 +167,141 @@ describe('cliniq CLI on an embedded database', () => {
 		expect(c.err[0]).toBe('run.jsonl: BioGen 2025 task B (JSON Lines of sentences with citations)');
 		expect(c.err[1]).toMatch(/^Warning: Cited PMIDs without an imported abstract/);
 	});
+});
+
+describe('cliniq command lines', () => {
+	// A database no command here may touch: one that did would fail to connect.
+	const saved = process.env.DATABASE_URL;
+	beforeAll(() => {
+		process.env.DATABASE_URL = 'postgres://nobody@127.0.0.1:1/none';
+	});
+	afterAll(() => {
+		if (saved === undefined) delete process.env.DATABASE_URL;
+		else process.env.DATABASE_URL = saved;
+	});
+
+	const IMPORT_KINDS = [
+		'qa',
+		'passages',
+		'responses',
+		'questions',
+		'set-responses',
+		'documents',
+		'runs',
+		'judge'
+	];
+	const STATS = ['ratings', 'rankings', 'correlate', 'pairwise', 'rubric', 'bt', 'evidence'];
+
+	it.each([
+		[['--help'], /^cliniq — organiser CLI/],
+		[['help'], /^cliniq — organiser CLI/],
+		[['help', 'import', 'qa'], /^Usage: cliniq import qa <files…> \[--dataset NAME\]/],
+		[['import', '--help'], /^Usage: cliniq import KIND/],
+		...IMPORT_KINDS.map((k) => [
+			['import', k, '--help'],
+			new RegExp(`^Usage: cliniq import ${k} `)
+		]),
+		[['import', 'runs', 'run.jsonl', '-h'], /--keep-missing-documents/],
+		[['user', '--help'], /^Usage: cliniq user create --email E/],
+		[['user', 'create', '--help'], /--password P/],
+		[['items', '--help'], /^Usage: cliniq items count/],
+		[['items', 'count', '--help'], /--type T/],
+		[['db', '--help'], /cliniq db migrate[\s\S]*cliniq db seed[\s\S]*cliniq db template/],
+		...['migrate', 'seed', 'template'].map((s) => [
+			['db', s, '--help'],
+			new RegExp(`cliniq db ${s}`)
+		]),
+		[['score', '--help'], /usage: cliniq score <command>/],
+		[['score', 'run', '--help'], /usage: cliniq score <command>/],
+		[['score', 'cases', '--help'], /usage: cliniq score <command>/],
+		[['stats', '--help'], /cliniq stats ratings FILE/],
+		...STATS.map((s) => [['stats', s, '--help'], new RegExp(`^Usage:\n  cliniq stats ${s} FILE`)]),
+		[['bench', '--help'], /^Usage: cliniq bench \[SUITE…\][\s\S]*http[\s\S]*--rate N/],
+		[['bench', 'http', '--help'], /^Usage: cliniq bench/]
+	] as [string[], RegExp][])('%j prints its usage and exits 0', async (argv, usage) => {
+		const c = capture();
+		expect(await main(argv, c.io)).toBe(0);
+		expect(c.out.join('\n')).toMatch(usage);
+		expect(c.err).toEqual([]);
+	});
+
+	it('prints only the usage of the bench with --help, running no benchmark', async () => {
+		const c = capture();
+		expect(await main(['bench', '--help'], c.io)).toBe(0);
+		expect(c.out).toHaveLength(1);
+		expect(c.out[0]).toMatch(/Suites:[\s\S]*\bcli\b/);
+	});
+
+	it.each([
+		[['--bogus'], /Unknown option --bogus: name a command first/],
+		[
+			['import', 'qa', 'a.json', '--bogus'],
+			/Unknown option --bogus for cliniq import qa; it takes --dataset/
+		],
+		[['import', 'qa', 'a.json', '--model', 'm'], /Unknown option --model for cliniq import qa/],
+		[
+			['import', 'passages', 'p.csv', '--set', 's'],
+			/Unknown option --set for cliniq import passages; it takes no options/
+		],
+		[
+			['import', 'runs', 'r.jsonl', '--set'],
+			/Option '--set <value>' argument missing \(cliniq import runs --help\)/
+		],
+		[
+			['user', 'create', '--email', 'a@b.org', '--bogus'],
+			/Unknown option --bogus for cliniq user create/
+		],
+		[
+			['items', 'count', '--bogus'],
+			/Unknown option --bogus for cliniq items count; it takes --type/
+		],
+		[
+			['db', 'migrate', '--bogus'],
+			/Unknown option --bogus for cliniq db migrate; it takes no options/
+		],
+		[['db', 'migrate', 'extra'], /Unexpected argument 'extra'/],
+		[['score', 'run', '--bogus'], /Unknown option '--bogus'/],
+		[['stats', 'ratings', 'x.csv', '--bogus'], /Unknown option --bogus for cliniq stats ratings/],
+		[['stats', 'bt', 'x.csv', '--level', 'ordinal'], /Unknown option --level for cliniq stats bt/],
+		[['bench', '--bogus'], /Unknown option --bogus for cliniq bench; it takes --rate/],
+		[
+			['bench', 'review', '--rate', '5'],
+			/Unknown option --rate for cliniq bench review; it takes no options/
+		],
+		[['bench', 'http', '--rate', 'fast'], /--rate must be a positive number, not "fast"/]
+	] as [string[], RegExp][])('%j is refused with exit status 2', async (argv, message) => {
+		const c = capture();
+		expect(await main(argv, c.io)).toBe(2);
+		expect(c.out).toEqual([]);
+		expect(c.err.join('\n')).toMatch(message);
+	});
+
+	it.each([
+		[['frobnicate'], /Unknown command "frobnicate"/],
+		[['import'], /Name the import kind: qa\|passages/],
+		[['import', 'bogus', 'a.json'], /Unknown import kind "bogus": use qa\|passages/],
+		[['user', 'delete'], /Unknown user subcommand "delete": use create/],
+		[['items', 'list'], /Unknown items subcommand "list": use count/],
+		[['db', 'drop'], /Unknown db subcommand "drop": use migrate\|seed\|template/],
+		[['score', 'bogus'], /unknown command 'bogus'/],
+		[['stats', 'median', 'x.csv'], /Unknown stats subcommand "median"/],
+		[['bench', 'bogus'], /Unknown benchmark bogus; choose from import, /]
+	] as [string[], RegExp][])(
+		'%j: an unknown command is refused with exit status 2',
+		async (argv, message) => {
+			const c = capture();
+			expect(await main(argv, c.io)).toBe(2);
+			expect(c.err.join('\n')).toMatch(message);
+		}
+	);
+
+	it('answers --help from the real entry, bin/cliniq.js', async () => {
+		const bin = resolve(import.meta.dirname, '../../bin/cliniq.js');
+		const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, '--help'], {
+			env: { ...process.env, CLINIQ_CLI: '' }
+		});
+		expect(stdout).toMatch(/^cliniq — organiser CLI of cliniq-portal\n\nUsage:/);
+		expect(stdout).toMatch(/cliniq COMMAND --help/);
+		expect(stderr).toBe('');
+	}, 60_000);
 });
