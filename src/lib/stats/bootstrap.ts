@@ -6,6 +6,18 @@ import type { Interval } from './types';
  * xmur3 hash of the seed string, so the same seed gives the same sequence on every machine.
  */
 export function seededRandom(seed: string): () => number {
+	let state = seedState(seed);
+	return () => {
+		state = (state + 0x6d2b79f5) | 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+/** The xmur3 hash of the seed string: mulberry32's starting state. */
+function seedState(seed: string): number {
 	let h = 1779033703 ^ seed.length;
 	for (let i = 0; i < seed.length; i++) {
 		h = Math.imul(h ^ seed.charCodeAt(i), 3432918353);
@@ -13,13 +25,28 @@ export function seededRandom(seed: string): () => number {
 	}
 	h = Math.imul(h ^ (h >>> 16), 2246822507);
 	h = Math.imul(h ^ (h >>> 13), 3266489909);
-	let state = (h ^ (h >>> 16)) >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) | 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	return (h ^ (h >>> 16)) >>> 0;
+}
+
+/**
+ * The draws of `seededRandom(seed)` as unit indices: each call fills `out` with the next
+ * out.length values of Math.floor(random() * n) — the very indices a bootstrap over n units draws
+ * from that sequence — in one loop, without a call per draw.
+ */
+export function seededIndices(seed: string): (out: Int32Array, n: number) => void {
+	let state = seedState(seed);
+	return (out, n) => {
+		let s = state;
+		// (x / 2³²) · n and x · (n / 2³²) are both the one rounding of x·n/2³²: the same number.
+		const scale = n / 4294967296;
+		for (let i = 0; i < out.length; i++) {
+			s = (s + 0x6d2b79f5) | 0;
+			let t = s;
+			t = Math.imul(t ^ (t >>> 15), t | 1);
+			t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+			out[i] = Math.floor(((t ^ (t >>> 14)) >>> 0) * scale);
+		}
+		state = s;
 	};
 }
 

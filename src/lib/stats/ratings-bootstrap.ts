@@ -4,7 +4,12 @@
 // counts, and each statistic a weighted sum over units. Units with identical ratings (same raters,
 // same values) contribute identically, so they are pooled into one "type" and a resample is a count
 // per type: O(units) to draw, O(types × raters) to evaluate, with no rating rows rebuilt.
-import { checkBootstrapOptions, percentileInterval, seededRandom } from './bootstrap';
+import {
+	checkBootstrapOptions,
+	percentileInterval,
+	seededIndices,
+	seededRandom
+} from './bootstrap';
 import { RATING_KEYS, fitsLevel, ratingOrder, type RatingKey } from './ratings';
 import type { Interval, Level, Rating } from './types';
 
@@ -66,7 +71,12 @@ export function compileRatings(r: Rating[], order: Value[] | null): CompiledRati
 	let u = 0;
 	for (const row of units.values()) {
 		const entries = [...row.entries()].sort((a, b) => a[0] - b[0]);
-		const key = JSON.stringify(entries.map(([ri, v]) => [ri, cat(v), typeof v === 'number']));
+		// Rater, whether a number, and the text with its length (so no two rows share a key).
+		let key = '';
+		for (const [ri, v] of entries) {
+			const text = cat(v);
+			key += `${ri}${typeof v === 'number' ? 'n' : 's'}${text.length}:${text};`;
+		}
 		let t = typeKey.get(key);
 		if (t === undefined) {
 			typeKey.set(key, (t = typeRows.length));
@@ -421,72 +431,173 @@ export function ratingIntervals(
 	return ratingEstimates(r, { ...opts, confidence }).intervals!;
 }
 
-/**
- * Every ratings statistic on the data (null where undefined; ratingsSummary says why) from one
- * compilation, with the intervals of ratingIntervals when `resamples` ≥ 1 (else intervals is null).
- */
-export function ratingEstimates(
-	r: Rating[],
-	opts: {
-		order?: (string | number)[];
-		level?: Level;
-		resamples: number;
-		seed: string;
-		confidence?: number;
-		clusterOf?: (unit: string) => string;
-	}
-): { values: Record<RatingKey, number | null>; intervals: Record<RatingKey, Interval> | null } {
-	const confidence = opts.confidence ?? 0.95;
+/** Options of ratingEstimates: see ratingIntervals. */
+interface EstimateOptions {
+	order?: (string | number)[];
+	level?: Level;
+	resamples: number;
+	seed: string;
+	confidence?: number;
+	clusterOf?: (unit: string) => string;
+}
+
+type Estimates = {
+	values: Record<RatingKey, number | null>;
+	intervals: Record<RatingKey, Interval> | null;
+};
+
+const undefinedOnData: Interval = {
+	low: null,
+	high: null,
+	reason: 'the statistic is undefined on the data'
+};
+
+/** One set of ratings compiled, its values, and the statistics its resamples are evaluated for. */
+function prepare(r: Rating[], order: (string | number)[] | undefined, opts: EstimateOptions) {
 	const values = {} as Record<RatingKey, number | null>;
-	const compiled = compileRatings(r, opts.order ?? ratingOrder(r));
-	const result = {} as Record<RatingKey, Interval>;
-	const none: Interval = {
-		low: null,
-		high: null,
-		reason: 'the statistic is undefined on the data'
-	};
+	const compiled = compileRatings(r, order ?? ratingOrder(r));
 	if (typeof compiled === 'string') {
-		for (const key of RATING_KEYS) {
-			result[key] = none;
-			values[key] = null;
-		}
-		return { values, intervals: opts.resamples >= 1 ? result : null };
+		for (const key of RATING_KEYS) values[key] = null;
+		return { values, compiled: null, keys: [] as RatingKey[] };
 	}
-	const { units: n, types, typeOfUnit, evaluate } = compiled;
-	const all = new Float64Array(types);
-	for (const t of typeOfUnit) all[t]++;
-	const own = evaluate(all);
+	const all = new Float64Array(compiled.types);
+	for (const t of compiled.typeOfUnit) all[t]++;
+	const own = compiled.evaluate(all);
 	for (const key of RATING_KEYS) {
 		const v = own[SLOT[key]];
 		values[key] = Number.isFinite(v) ? v : null;
 	}
-	if (opts.resamples < 1) return { values, intervals: null };
 	const keys = RATING_KEYS.filter(
 		(key) => fitsLevel(key, opts.level) && Number.isFinite(own[SLOT[key]])
 	);
+	return { values, compiled, keys };
+}
+
+/** The percentile intervals of a prepared set from its resamples' values (draws per key). */
+function finish(
+	keys: RatingKey[],
+	draws: Float64Array[],
+	valid: number[],
+	opts: EstimateOptions
+): Record<RatingKey, Interval> {
+	const result = {} as Record<RatingKey, Interval>;
+	for (const key of RATING_KEYS) result[key] = undefinedOnData;
+	keys.forEach((key, k) => {
+		result[key] = percentileInterval(
+			draws[k].subarray(0, valid[k]),
+			opts.confidence ?? 0.95,
+			opts.resamples
+		);
+	});
+	return result;
+}
+
+/**
+ * Every ratings statistic on the data (null where undefined; ratingsSummary says why) from one
+ * compilation, with the intervals of ratingIntervals when `resamples` ≥ 1 (else intervals is null).
+ */
+export function ratingEstimates(r: Rating[], opts: EstimateOptions): Estimates {
+	if (!opts.clusterOf) return sharedRatingEstimates([{ ratings: r, order: opts.order }], opts)[0];
+	const { values, compiled, keys } = prepare(r, opts.order, opts);
+	if (opts.resamples < 1) return { values, intervals: null };
 	const draws = keys.map(() => new Float64Array(opts.resamples));
 	const valid = keys.map(() => 0);
-	if (keys.length) {
+	if (compiled && keys.length) {
 		const random = seededRandom(opts.seed);
-		const counts = new Float64Array(types);
+		const counts = new Float64Array(compiled.types);
 		const out = new Float64Array(RATING_KEYS.length);
-		const draw = opts.clusterOf ? clusterDraw(r, typeOfUnit, opts.clusterOf) : null;
+		const draw = clusterDraw(r, compiled.typeOfUnit, opts.clusterOf);
 		for (let s = 0; s < opts.resamples; s++) {
 			counts.fill(0);
-			if (draw) draw(random, counts);
-			else for (let i = 0; i < n; i++) counts[typeOfUnit[Math.floor(random() * n)]]++;
-			evaluate(counts, out);
+			draw(random, counts);
+			compiled.evaluate(counts, out);
 			for (let k = 0; k < keys.length; k++) {
 				const v = out[SLOT[keys[k]]];
 				if (Number.isFinite(v)) draws[k][valid[k]++] = v;
 			}
 		}
 	}
-	for (const key of RATING_KEYS) result[key] = none;
-	keys.forEach((key, k) => {
-		result[key] = percentileInterval(draws[k].subarray(0, valid[k]), confidence, opts.resamples);
+	return { values, intervals: finish(keys, draws, valid, opts) };
+}
+
+/** The units of ratings in order of first appearance (as compileRatings numbers them). */
+function unitOrder(r: Rating[]): string[] {
+	const seen = new Set<string>();
+	for (const { unit } of r) seen.add(unit);
+	return [...seen];
+}
+
+/**
+ * `ratingEstimates` of several sets of ratings over the SAME units (the same unit names, first seen
+ * in the same order: e.g. the verdicts and the relevance grades of the same review pairs), each
+ * with its own category order. Every set's units would be drawn by the same seeded sequence, so
+ * they are drawn once per resample for all of them, as a count per combination of the sets' unit
+ * types: exactly the intervals `ratingEstimates` gives each set with the seed, for one draw.
+ * Sets over other units are computed apart.
+ */
+export function sharedRatingEstimates(
+	sets: { ratings: Rating[]; order?: (string | number)[] }[],
+	opts: Omit<EstimateOptions, 'order' | 'clusterOf'>
+): Estimates[] {
+	const prepared = sets.map((set) => prepare(set.ratings, set.order, opts));
+	if (opts.resamples < 1) return prepared.map(({ values }) => ({ values, intervals: null }));
+	// Sets that need resamples, grouped by their units (one draw per group and resample).
+	const groups = new Map<string, number[]>();
+	prepared.forEach(({ compiled, keys }, i) => {
+		if (!compiled || !keys.length) return;
+		const key = JSON.stringify(unitOrder(sets[i].ratings));
+		const group = groups.get(key);
+		if (group) group.push(i);
+		else groups.set(key, [i]);
 	});
-	return { values, intervals: result };
+	const draws = prepared.map(({ keys }) => keys.map(() => new Float64Array(opts.resamples)));
+	const valid = prepared.map(({ keys }) => keys.map(() => 0));
+	for (const members of groups.values()) {
+		const compiled = members.map((i) => prepared[i].compiled!);
+		const n = compiled[0].units;
+		// The combination of the members' types of each unit, numbered in first-seen order.
+		const comboIndex = new Map<string, number>();
+		const comboOfUnit = new Int32Array(n);
+		const comboTypes: number[][] = [];
+		for (let u = 0; u < n; u++) {
+			const types = compiled.map((c) => c.typeOfUnit[u]);
+			const key = types.join(',');
+			let c = comboIndex.get(key);
+			if (c === undefined) {
+				comboIndex.set(key, (c = comboTypes.length));
+				comboTypes.push(types);
+			}
+			comboOfUnit[u] = c;
+		}
+		const C = comboTypes.length;
+		const drawn = new Float64Array(C);
+		const counts = compiled.map((c) => new Float64Array(c.types));
+		const out = new Float64Array(RATING_KEYS.length);
+		const draw = seededIndices(opts.seed);
+		const indices = new Int32Array(n);
+		for (let s = 0; s < opts.resamples; s++) {
+			drawn.fill(0);
+			draw(indices, n);
+			for (let i = 0; i < n; i++) drawn[comboOfUnit[indices[i]]]++;
+			members.forEach((setIndex, m) => {
+				const own = counts[m];
+				own.fill(0);
+				for (let c = 0; c < C; c++) if (drawn[c]) own[comboTypes[c][m]] += drawn[c];
+				compiled[m].evaluate(own, out);
+				const keys = prepared[setIndex].keys;
+				const setDraws = draws[setIndex];
+				const setValid = valid[setIndex];
+				for (let k = 0; k < keys.length; k++) {
+					const v = out[SLOT[keys[k]]];
+					if (Number.isFinite(v)) setDraws[k][setValid[k]++] = v;
+				}
+			});
+		}
+	}
+	return prepared.map(({ values, keys }, i) => ({
+		values,
+		intervals: finish(keys, draws[i], valid[i], opts)
+	}));
 }
 
 /**

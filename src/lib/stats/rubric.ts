@@ -1,7 +1,7 @@
 // Rubric studies (HDCEval style): physicians score each answer to a question on sub-aspects, on an
 // integer scale; sub-aspects are grouped into aspects. Agreement, model means, score distributions
 // and position bias, each with a bootstrap interval that resamples whole QUESTIONS.
-import { checkBootstrapOptions, percentileInterval, seededRandom } from './bootstrap';
+import { checkBootstrapOptions, percentileInterval, seededIndices } from './bootstrap';
 import { ratingStatistics, type RatingKey } from './ratings';
 import { ratingEstimates } from './ratings-bootstrap';
 import { defined, undefinedStat, type Interval, type Rating, type Stat } from './types';
@@ -452,7 +452,8 @@ export function ratioIntervals(
 			den[i * S + k] = denominators[i];
 		}
 	});
-	const random = seededRandom(opts.seed);
+	const draw = seededIndices(opts.seed);
+	const drawn = new Int32Array(n);
 	const top = new Float64Array(S);
 	const bottom = new Float64Array(S);
 	const values = series.map(() => new Float64Array(opts.resamples));
@@ -460,8 +461,9 @@ export function ratioIntervals(
 	for (let r = 0; r < opts.resamples; r++) {
 		top.fill(0);
 		bottom.fill(0);
+		draw(drawn, n);
 		for (let i = 0; i < n; i++) {
-			const o = Math.floor(random() * n) * S;
+			const o = drawn[i] * S;
 			for (let k = 0; k < S; k++) {
 				top[k] += num[o + k];
 				bottom[k] += den[o + k];

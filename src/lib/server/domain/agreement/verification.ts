@@ -7,7 +7,7 @@ import {
 	percentAgreement,
 	weightedKappa
 } from '../../../stats/ratings';
-import { ratingEstimates } from '../../../stats/ratings-bootstrap';
+import { sharedRatingEstimates } from '../../../stats/ratings-bootstrap';
 import { tooFewUnits } from '../../../stats/bootstrap';
 import {
 	defined,
@@ -121,16 +121,11 @@ const RELEVANCE_FNS: Record<RelevanceStat, (r: Rating[]) => Stat> = {
 // resamples the pairs). The slow statistic runs only to say why a value is undefined.
 function estimates<K extends VerdictStat | RelevanceStat>(
 	pairs: ReviewPair[],
-	field: 'verdict' | 'relevance',
+	ratings: Rating[],
+	{ values, intervals }: ReturnType<typeof sharedRatingEstimates>[number],
 	fns: Record<K, (r: Rating[]) => Stat>,
 	options: AgreementOptions
 ): Record<K, Estimate> {
-	const ratings = ratingsOf(pairs, field);
-	const { values, intervals } = ratingEstimates(ratings, {
-		order: field === 'relevance' ? RELEVANCE_ORDER : undefined,
-		resamples: Math.max(0, options.resamples),
-		seed: options.seed
-	});
 	const out = {} as Record<K, Estimate>;
 	// Over too few items a kappa or an alpha swings from -1 to 1 on one review: no value at all.
 	const few = tooFewUnits(pairs.length, 'double-reviewed items');
@@ -155,10 +150,17 @@ function estimates<K extends VerdictStat | RelevanceStat>(
 
 /** Verdict and relevance agreement of a set of review pairs, each with a bootstrap interval over items. */
 export function pairAgreement(pairs: ReviewPair[], options: AgreementOptions): PairAgreement {
+	const verdicts = ratingsOf(pairs, 'verdict');
+	const relevance = ratingsOf(pairs, 'relevance');
+	// Both fields' units are the pairs: one draw of pairs per resample serves both.
+	const [verdictEstimates, relevanceEstimates] = sharedRatingEstimates(
+		[{ ratings: verdicts }, { ratings: relevance, order: RELEVANCE_ORDER }],
+		{ resamples: Math.max(0, options.resamples), seed: options.seed }
+	);
 	return {
 		items: pairs.length,
-		verdict: estimates(pairs, 'verdict', VERDICT_FNS, options),
-		relevance: estimates(pairs, 'relevance', RELEVANCE_FNS, options)
+		verdict: estimates(pairs, verdicts, verdictEstimates, VERDICT_FNS, options),
+		relevance: estimates(pairs, relevance, relevanceEstimates, RELEVANCE_FNS, options)
 	};
 }
 
