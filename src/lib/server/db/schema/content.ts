@@ -112,7 +112,9 @@ export const qaItem = pgTable(
 	(t) => [
 		unique().on(t.datasetId, t.itemKey),
 		index().on(t.type, t.id),
-		index().on(t.status, t.id),
+		// (status, id) serves the keyset sort by state; type and final verdict after the unique id
+		// change no order but let the state and outcome counts read the index alone.
+		index('qa_item_status_sort').on(t.status, t.id, t.type, t.finalVerdict),
 		index().on(t.lastImportId, t.id),
 		index().on(t.paragraphId),
 		// The item table pages by keyset on (sort column, id): one index per sortable column.

@@ -149,7 +149,15 @@ export const review = pgTable(
 		check('relevance_range', sql`${t.relevance} between 1 and 5`),
 		unique().on(t.taskId, t.revision),
 		index().on(t.reviewerId, t.submittedAt),
-		index().on(t.itemId)
+		index().on(t.itemId),
+		// The progress page's reviews and median time per reviewer, read from the index alone.
+		index('review_first_revision_time')
+			.on(t.reviewerId, t.timeOnTaskMs)
+			.where(sql`${t.revision} = 1`),
+		// The item table's "reviewed without passage" flag: the few such reviews, not every review.
+		index('review_without_passage')
+			.on(t.itemId)
+			.where(sql`${t.withoutPassage}`)
 	]
 );
 export type Review = typeof review.$inferSelect;

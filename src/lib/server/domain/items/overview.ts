@@ -1,6 +1,6 @@
-import { count, desc, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { model, passage, qaItem, response } from '../../db/schema';
+import { count, desc, eq, sql } from 'drizzle-orm';
+import { rowsOf, type Db } from '../../db/client';
+import { model, passage, response } from '../../db/schema';
 import {
 	ITEM_OUTCOMES,
 	ITEM_STATUSES,
@@ -8,28 +8,47 @@ import {
 	itemOutcome,
 	type ItemOutcome,
 	type ItemStatus,
-	type QaType
+	type QaType,
+	type Verdict
 } from '../../../constants';
 import { heldSql } from './held';
 
-/** Item counts per type, workflow state and outcome: the one source of every state count. */
+/**
+ * Item counts per type, workflow state and outcome: the one source of every state count. Exact,
+ * in one statement (one snapshot): every item counted per type, state and final verdict from the
+ * index `qa_item_status_sort` alone, and the few held items (open disputes, unresolved notes)
+ * counted apart and taken off, where testing each item for being held cost as much again.
+ */
 export async function countItemsByStateAndOutcome(db: Db) {
-	const held = heldSql();
-	const rows = await db
-		.select({
-			type: qaItem.type,
-			status: qaItem.status,
-			finalVerdict: qaItem.finalVerdict,
-			held: held.mapWith(Boolean),
-			n: count()
-		})
-		.from(qaItem)
-		.groupBy(qaItem.type, qaItem.status, qaItem.finalVerdict, held);
+	const rows = rowsOf<{
+		type: QaType;
+		status: ItemStatus;
+		final_verdict: Verdict | null;
+		held: boolean;
+		n: number | string;
+	}>(
+		await db.execute(sql`
+			with held as (
+				select "qa_item"."type", "qa_item"."status", "qa_item"."final_verdict", count(*)::int as n
+				from "qa_item" where ${heldSql()} group by 1, 2, 3),
+			every_item as (
+				select "type", "status", "final_verdict", count(*)::int as n from "qa_item" group by 1, 2, 3)
+			select e.type, e.status, e.final_verdict, false as held, e.n - coalesce(h.n, 0) as n
+			from every_item e left join held h on h.type = e.type and h.status = e.status
+				and h.final_verdict is not distinct from e.final_verdict
+			where e.n > coalesce(h.n, 0)
+			union all
+			select type, status, final_verdict, true as held, n from held`)
+	);
 	return rows.map((r) => ({
-		type: r.type as QaType,
-		status: r.status as ItemStatus,
-		outcome: itemOutcome(r),
-		n: r.n
+		type: r.type,
+		status: r.status,
+		outcome: itemOutcome({
+			status: r.status,
+			finalVerdict: r.final_verdict,
+			held: Boolean(r.held)
+		}),
+		n: Number(r.n)
 	}));
 }
 
