@@ -156,6 +156,66 @@ describeEachDb('item table paging', (h) => {
 	});
 });
 
+describeEachDb('item table search, sorted', (h) => {
+	it('pages a search in every sort as the unpaged matches, however the matches lie in the order', async () => {
+		// 600 items, ten questions: a search walks at most 20 rows per row wanted (220 for a page of
+		// 10) before it sorts the matches instead, so these searches take both ways: "question 9"
+		// is the last tenth by question (the whole walk misses it ascending), "3 about sepsis" one
+		// item in thirty, "about" every item.
+		await seedTiedItems(h.db, 600);
+		await h.db.execute(sql`analyze`);
+		const matching = async (q: string, sort: (typeof ITEM_SORTS)[number], dir: 'asc' | 'desc') =>
+			rowsOf<{ id: number }>(
+				await h.db.execute(sql`
+					select "qa_item"."id" as id from "qa_item" join qa_item_version v on v.id = "qa_item"."current_version_id"
+					where v.question ilike ${`%${q}%`} or v.answer ilike ${`%${q}%`}
+					order by ${sql.join(orderBy(sort, dir), sql`, `)}`)
+			).map((r) => Number(r.id));
+		for (const q of ['question 9', '3 about sepsis', 'about']) {
+			for (const sort of ITEM_SORTS) {
+				for (const dir of ['asc', 'desc'] as const) {
+					const base = `q=${encodeURIComponent(q)}&sort=${sort}&dir=${dir}&size=10`;
+					const expected = await matching(q, sort, dir);
+					const label = `"${q}" ${sort} ${dir}`;
+					if (q === 'about') {
+						// Every item matches: the first two pages and the last.
+						const first = await list(h.db, base);
+						const second = await list(h.db, `${base}&after=${encodeURIComponent(first.next!)}`);
+						const last = await list(h.db, `${base}&page=last`);
+						expect(
+							[...first.rows, ...second.rows].map((r) => r.id),
+							label
+						).toEqual(expected.slice(0, 20));
+						expect(
+							last.rows.map((r) => r.id),
+							label
+						).toEqual(expected.slice(-10));
+						continue;
+					}
+					expect(expected.length, label).toBe(q === 'question 9' ? 60 : 20);
+					const forwards: number[] = [];
+					let page = await list(h.db, base);
+					forwards.push(...page.rows.map((r) => r.id));
+					while (page.next) {
+						page = await list(h.db, `${base}&after=${encodeURIComponent(page.next)}`);
+						forwards.push(...page.rows.map((r) => r.id));
+					}
+					expect(forwards, `${label} forwards`).toEqual(expected);
+					const backwards: number[] = [];
+					page = await list(h.db, `${base}&page=last`);
+					backwards.unshift(...page.rows.map((r) => r.id));
+					while (page.previous) {
+						page = await list(h.db, `${base}&before=${encodeURIComponent(page.previous)}`);
+						backwards.unshift(...page.rows.map((r) => r.id));
+					}
+					expect(new Set(backwards), `${label} backwards`).toEqual(new Set(expected));
+					expect(backwards.slice(-10), `${label} last page`).toEqual(expected.slice(-10));
+				}
+			}
+		}
+	});
+});
+
 describeEachDb('item table counts', (h) => {
 	it('counts exactly up to the limit and says what it knows above it', async () => {
 		await seedTiedItems(h.db, 2 * EXACT_COUNT_LIMIT + 500);

@@ -1,4 +1,16 @@
-import { and, count, desc, eq, exists, isNull, not, or, sql, type SQL } from 'drizzle-orm';
+import {
+	and,
+	count,
+	desc,
+	eq,
+	exists,
+	getTableColumns,
+	isNull,
+	not,
+	or,
+	sql,
+	type SQL
+} from 'drizzle-orm';
 import { z } from 'zod';
 import { listQuerySchema } from '../../../schemas/list-query';
 import { rowsOf, type Db } from '../../db/client';
@@ -150,9 +162,117 @@ const reviewCount = (first: boolean) =>
 	sql<number>`(select count(*)::int from "review" rv where rv.item_id = "qa_item"."id" and rv.revision ${sql.raw(first ? '= 1' : '> 1')})`;
 
 /**
+ * The columns of a row of the item table, from `qa_item` or a subquery of its rows named
+ * "qa_item" (the subqueries are plain SQL on "qa_item": see `hasPassage`).
+ */
+function itemColumns(sort: ItemSort, from: Pick<typeof qaItem, ItemColumn> = qaItem) {
+	return {
+		id: from.id,
+		itemKey: from.itemKey,
+		type: from.type,
+		status: from.status,
+		question: from.question,
+		paragraphId: from.paragraphId,
+		version: from.currentVersion,
+		updatedAt: from.updatedAt,
+		finalVerdict: from.finalVerdict,
+		finalRelevance: from.finalRelevance,
+		provenance: from.provenance,
+		held: held.mapWith(Boolean),
+		hasPassage: sql<boolean>`${hasPassage}`.mapWith(Boolean),
+		reviewedWithoutPassage: reviewedWithoutPassageSql,
+		reviews: reviewCount(true).mapWith(Number),
+		amendments: reviewCount(false).mapWith(Number),
+		sortValue: sortValue(sort)
+	};
+}
+type ItemColumn =
+	| 'id'
+	| 'itemKey'
+	| 'type'
+	| 'status'
+	| 'question'
+	| 'paragraphId'
+	| 'currentVersion'
+	| 'updatedAt'
+	| 'finalVerdict'
+	| 'finalRelevance'
+	| 'provenance';
+
+/** Up to `limit` rows of the item table where `where`, in `orderBy(sort, dir)`. */
+function selectItems(
+	db: Db,
+	sort: ItemSort,
+	dir: Direction,
+	where: SQL | undefined,
+	limit: number
+) {
+	return db
+		.select(itemColumns(sort))
+		.from(qaItem)
+		.where(where)
+		.orderBy(...orderBy(sort, dir))
+		.limit(limit);
+}
+type SelectedItem = Awaited<ReturnType<typeof selectItems>>[number];
+
+/**
+ * How many rows of the sort order a search reads per row it wants before it stops walking that
+ * order (see `searchSegment`).
+ */
+const SEARCH_WALK = 20;
+
+/**
+ * Up to `limit` rows of one segment that a search (with the other filters) selects, in
+ * `orderBy(sort, dir)`. A search chooses between walking the sort order, testing each row, which
+ * stops after a page when the words are common and spread through the order, and finding all the
+ * matches first (the trigram indexes) and sorting them, which is cheap when they are few. The
+ * planner cannot know where in the order the matches lie: a word at the start of many questions
+ * (“What …”) sorted by question from the other end is tested on every row before the first
+ * match. So a search first walks at most `SEARCH_WALK` rows per row wanted (one bounded index
+ * range); when that does not fill the page, it finds the matches of the segment, keeps the first
+ * `limit` in order (a materialized set, so the order is not walked again) and reads those.
+ */
+async function searchSegment(
+	db: Db,
+	query: ItemQuery,
+	dir: Direction,
+	segment: SQL,
+	filters: SQL | undefined,
+	limit: number
+): Promise<SelectedItem[]> {
+	const order = orderBy(query.sort, dir);
+	// The walk: a subquery named "qa_item", so the filters and columns read its rows, with its sort
+	// key as a column (ordering by that column lets the outer query stop after a page).
+	const d = sql.raw(dir);
+	const walked = db
+		.select({
+			...getTableColumns(qaItem),
+			sortKey: sql`${SORT_KEYS[query.sort].expr}`.as('sort_key')
+		})
+		.from(qaItem)
+		.where(segment)
+		.orderBy(...order)
+		.limit(limit * SEARCH_WALK)
+		.as('qa_item');
+	const first = await db
+		.select(itemColumns(query.sort, walked))
+		.from(walked)
+		.where(filters)
+		.orderBy(sql`"qa_item"."sort_key" ${d}`, sql`"qa_item"."id" ${d}`)
+		.limit(limit);
+	if (first.length >= limit) return first;
+	const byKey = query.sort === 'id' ? sql`m.id ${d}` : sql`m.k ${d}, m.id ${d}`;
+	const matches = sql`"qa_item"."id" in (with m as materialized (
+		select "qa_item"."id" as id, ${SORT_KEYS[query.sort].expr} as k from "qa_item" where ${and(segment, filters)})
+		select m.id from m order by ${byKey} limit ${limit})`;
+	return selectItems(db, query.sort, dir, matches, limit);
+}
+
+/**
  * Up to `limit` items of the filtered table after `cursor` (from the start without one), read in
  * `dir`: the table's order for `asc`, its reverse for `desc`. At most one statement per segment
- * (see `segmentsAfter`); usually one.
+ * (see `segmentsAfter`; a search two, see `searchSegment`); usually one.
  */
 async function scanItems(
 	db: Db,
@@ -162,32 +282,11 @@ async function scanItems(
 	limit: number
 ) {
 	const filters = itemFilters(db, query);
-	const rows = [];
+	const rows: SelectedItem[] = [];
 	for (const segment of segmentsAfter(query.sort, dir, cursor)) {
-		const got = await db
-			.select({
-				id: qaItem.id,
-				itemKey: qaItem.itemKey,
-				type: qaItem.type,
-				status: qaItem.status,
-				question: qaItem.question,
-				paragraphId: qaItem.paragraphId,
-				version: qaItem.currentVersion,
-				updatedAt: qaItem.updatedAt,
-				finalVerdict: qaItem.finalVerdict,
-				finalRelevance: qaItem.finalRelevance,
-				provenance: qaItem.provenance,
-				held: held.mapWith(Boolean),
-				hasPassage: sql<boolean>`${hasPassage}`.mapWith(Boolean),
-				reviewedWithoutPassage: reviewedWithoutPassageSql,
-				reviews: reviewCount(true).mapWith(Number),
-				amendments: reviewCount(false).mapWith(Number),
-				sortValue: sortValue(query.sort)
-			})
-			.from(qaItem)
-			.where(and(segment, filters))
-			.orderBy(...orderBy(query.sort, dir))
-			.limit(limit - rows.length);
+		const got = query.q
+			? await searchSegment(db, query, dir, segment, filters, limit - rows.length)
+			: await selectItems(db, query.sort, dir, and(segment, filters), limit - rows.length);
 		rows.push(...got);
 		if (rows.length >= limit) break;
 	}
