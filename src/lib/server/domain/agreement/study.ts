@@ -532,18 +532,18 @@ export async function studyInput(
 	studyId: number,
 	options: StudyOptions
 ): Promise<StudyInput> {
-	const rows = await rankingJudgements(db, studyId);
-	const runs = await studyRuns(db, studyId);
+	const [rows, runs, excluded] = await Promise.all([
+		rankingJudgements(db, studyId),
+		studyRuns(db, studyId),
+		excludedCounts(db, studyId)
+	]);
 	const run = (options.runId == null ? runs[0] : runs.find((r) => r.id === options.runId)) ?? null;
 	const scores = run ? await candidateScores(db, studyId, run.id) : new Map();
-	const excluded = await excludedCounts(db, studyId);
 	return { studyId, rows, run, scores, excluded };
 }
 
-/** The report of studyAgreement from its extracted input: no database, the same numbers. */
-export function studyReport(input: StudyInput, options: StudyOptions): StudyAgreement {
-	const { studyId, rows, run, scores, excluded } = input;
-	const byQuestion = groupBy(rows, (r) => r.question);
+/** The physicians' rankings as rank rows and Plackett–Luce input, and the experts' leaderboard. */
+function expertPart(rows: RankingJudgement[], options: AgreementOptions) {
 	// The rank rows and the physicians' consensus once, for every part and every metric.
 	const ranks = rankRows(rows);
 	const plInput = plackettLuceInput(rows, ranks);
@@ -557,6 +557,17 @@ export function studyReport(input: StudyInput, options: StudyOptions): StudyAgre
 						interval: noInterval('no bootstrap requested (0 resamples)')
 					}))
 					.sort((a, b) => b.strength - a.strength);
+	return { ranks, plInput, expert };
+}
+
+/** The report of studyAgreement from its extracted input: no database, the same numbers. */
+export function studyReport(
+	input: StudyInput,
+	options: StudyOptions,
+	{ ranks, plInput, expert } = expertPart(input.rows, options)
+): StudyAgreement {
+	const { studyId, rows, run, scores, excluded } = input;
+	const byQuestion = groupBy(rows, (r) => r.question);
 	const strengths = Object.fromEntries(expert.map((e) => [e.label, e.strength]));
 	// Plackett–Luce intervals resample questions: over too few they mean nothing.
 	const fewRanked = tooFewUnits(byQuestion.size, 'ranked questions');
@@ -602,5 +613,18 @@ export async function studyAgreement(
 	studyId: number,
 	options: StudyOptions
 ): Promise<StudyAgreement> {
-	return studyReport(await studyInput(db, studyId, options), options);
+	const [rows, runs, excluded] = await Promise.all([
+		rankingJudgements(db, studyId),
+		studyRuns(db, studyId),
+		excludedCounts(db, studyId)
+	]);
+	const run = (options.runId == null ? runs[0] : runs.find((r) => r.id === options.runId)) ?? null;
+	// The scores are read on the server while the Plackett–Luce bootstrap, the longest part, runs.
+	const scores: Promise<StudyInput['scores']> = run
+		? candidateScores(db, studyId, run.id)
+		: Promise.resolve(new Map());
+	scores.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
+	await new Promise((resolve) => setImmediate(resolve)); // the query is sent
+	const expert = expertPart(rows, options);
+	return studyReport({ studyId, rows, run, scores: await scores, excluded }, options, expert);
 }

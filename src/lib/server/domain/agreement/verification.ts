@@ -182,9 +182,11 @@ export interface VerificationInput {
 
 /** The extraction queries of a dataset's verification report (see verificationReport). */
 export async function verificationInput(db: Db, datasetId: number): Promise<VerificationInput> {
-	const judgements = await reviewJudgements(db, datasetId);
-	const outcomes = await verificationOutcomes(db, datasetId);
-	const excluded = await excludedReviewCounts(db, datasetId);
+	const [judgements, outcomes, excluded] = await Promise.all([
+		reviewJudgements(db, datasetId),
+		verificationOutcomes(db, datasetId),
+		excludedReviewCounts(db, datasetId)
+	]);
 	return { datasetId, judgements, outcomes, excluded };
 }
 
