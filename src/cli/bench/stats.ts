@@ -24,8 +24,11 @@ const MODELS = 7; // + the reference = 8 answers per question
 const PHYSICIANS = 3;
 const RESAMPLES = 1_000;
 const SEED = 'bench';
-/** What a page may wait for: without the bootstrap, and with 1,000 resamples. */
-const TARGET_S = { plain: 2, bootstrap: 20 };
+/**
+ * What a page may wait for, with 1,000 resamples (and so without the bootstrap, or from the
+ * cache): the verification report within 1 s, the study report within 2 s.
+ */
+const TARGET_S = { verification: 1, study: 2 };
 
 async function timed<T>(job: () => Promise<T>): Promise<{ seconds: number; value: T }> {
 	const start = performance.now();
@@ -38,8 +41,9 @@ const s = (seconds: number) => `${seconds.toFixed(2)} s`;
 /**
  * Time of the agreement reports (verification and study, the dashboard's four functions) on
  * PostgreSQL at the scale of a full benchmark: 50,000 reviewed items with 45 % double-reviewed,
- * 5,000 questions × 8 answers × 3 physicians and a scoring run's scores. Each figure is compared
- * with the bare extraction queries of the same report.
+ * 5,000 questions × 8 answers × 3 physicians and a scoring run's scores. Each figure is printed
+ * beside its floor (the bare extraction queries of the same report), their ratio, and the target
+ * (TARGET_S): met or MISSED.
  */
 export async function runStatsBench(io: Io): Promise<void> {
 	io.stdout(
@@ -65,22 +69,22 @@ export async function runStatsBench(io: Io): Promise<void> {
 
 		const report = async (
 			name: string,
+			target: number,
 			extraction: () => Promise<unknown>,
 			compute: (resamples: number) => Promise<unknown>,
 			cached: (resamples: number) => Promise<{ fresh: boolean }>
 		) => {
-			const base = await timed(extraction);
-			const line = (label: string, seconds: number, target?: number) =>
+			// The floor: the report's extraction queries alone, one after the other.
+			const floor = (await timed(extraction)).seconds;
+			const line = (label: string, seconds: number) =>
 				io.stdout(
-					`  stats: ${name}, ${label}: ${s(seconds)} (${(seconds / base.seconds).toFixed(1)} × the extraction queries${target ? `; target < ${target} s: ${seconds < target ? 'met' : 'MISSED'}` : ''})`
+					`  stats: ${name}, ${label}: ${s(seconds)} (floor ${s(floor)}, ${(seconds / floor).toFixed(1)} × the floor; target < ${target} s: ${seconds < target ? 'met' : 'MISSED'})`
 				);
-			io.stdout(`  stats: ${name}, extraction queries alone: ${s(base.seconds)}`);
-			const plain = (await timed(() => compute(0))).seconds;
-			line('no bootstrap', plain, TARGET_S.plain);
+			io.stdout(`  stats: ${name}, floor (the extraction queries alone): ${s(floor)}`);
+			line('no bootstrap', (await timed(() => compute(0))).seconds);
 			line(
 				`${RESAMPLES.toLocaleString('en')} resamples`,
-				(await timed(() => compute(RESAMPLES))).seconds,
-				TARGET_S.bootstrap
+				(await timed(() => compute(RESAMPLES))).seconds
 			);
 			const resamples = RESAMPLES;
 			const first = await timed(() => cached(resamples));
@@ -94,6 +98,7 @@ export async function runStatsBench(io: Io): Promise<void> {
 
 		await report(
 			'verification agreement',
+			TARGET_S.verification,
 			async () => {
 				await reviewJudgements(db, datasetId);
 				await verificationOutcomes(db, datasetId);
@@ -103,6 +108,7 @@ export async function runStatsBench(io: Io): Promise<void> {
 		);
 		await report(
 			'study agreement',
+			TARGET_S.study,
 			async () => {
 				await rankingJudgements(db, studyId);
 				const [run] = await studyRuns(db, studyId);
