@@ -297,9 +297,7 @@ describe('cliniq command lines', () => {
 
 	it('answers --help from the real entry, bin/cliniq.js', async () => {
 		const bin = resolve(import.meta.dirname, '../../bin/cliniq.js');
-		const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, '--help'], {
-			env: { ...process.env, CLINIQ_CLI: '' }
-		});
+		const { stdout, stderr } = await promisify(execFile)(process.execPath, [bin, '--help']);
 		expect(stdout).toMatch(/^cliniq — organiser CLI of cliniq-portal\n\nUsage:/);
 		expect(stdout).toMatch(/cliniq COMMAND --help/);
 		expect(stderr).toBe('');

@@ -187,12 +187,16 @@ const GROUPS: Record<string, { name: string; subcommands: Record<string, Leaf>; 
 	import: { name: 'import kind', subcommands: IMPORT_KINDS, usage: IMPORT_USAGE },
 	user: {
 		name: 'user subcommand',
-		subcommands: { create: USER_CREATE },
+		subcommands: {
+			create: USER_CREATE
+		},
 		usage: `Usage: ${USER_CREATE.usage}`
 	},
 	items: {
 		name: 'items subcommand',
-		subcommands: { count: ITEMS_COUNT },
+		subcommands: {
+			count: ITEMS_COUNT
+		},
 		usage: `Usage: ${ITEMS_COUNT.usage}`
 	},
 	db: {

@@ -32,7 +32,7 @@ const SUITES: Record<string, { about: string; options?: Record<string, SuiteOpti
 		}
 	},
 	cli: {
-		about: '`cliniq --help` and `cliniq stats` start-up, beside a bare node start (BENCH_RUNS)'
+		about: '`cliniq --help` and `cliniq stats` start-up, beside node doing only the same job'
 	}
 };
 
