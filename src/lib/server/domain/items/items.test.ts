@@ -158,10 +158,11 @@ describeEachDb('item table paging', (h) => {
 
 describeEachDb('item table search, sorted', (h) => {
 	it('pages a search in every sort as the unpaged matches, however the matches lie in the order', async () => {
-		// 600 items, ten questions: a search walks at most 20 rows per row wanted (220 for a page of
+		// 600 items, ten questions: a search walks at most 50 rows per row wanted (550 for a page of
 		// 10) before it sorts the matches instead, so these searches take both ways: "question 9"
-		// is the last tenth by question (the whole walk misses it ascending), "3 about sepsis" one
-		// item in thirty, "about" every item.
+		// is the last tenth by question (ascending, the walk meets 10 of its 60), "3 about sepsis"
+		// one item in thirty (a page's worth in the first 550, not after a few pages), "about"
+		// every item.
 		await seedTiedItems(h.db, 600);
 		await h.db.execute(sql`analyze`);
 		const matching = async (q: string, sort: (typeof ITEM_SORTS)[number], dir: 'asc' | 'desc') =>

@@ -114,15 +114,25 @@ function outcomeFilter(outcome: ItemOutcome): SQL {
  * estimates well, so it starts from a few matches, or walks the sort order for many.
  */
 function searchFilter(q: string): SQL {
+	return sql`"qa_item"."current_version_id" in (${searchVersions(q)})`;
+}
+
+/** The versions (current or not) a search matches, as a query of their ids. */
+function searchVersions(q: string): SQL {
 	const pattern = `%${q.replace(/[\\%_]/g, '\\$&')}%`;
 	const key = q.toLowerCase();
 	const byKey = /^[0-9a-f]{4,}$/.test(key)
 		? sql` union all select sk.current_version_id from "qa_item" sk where sk.item_key like ${key + '%'}`
 		: sql``;
-	return sql`"qa_item"."current_version_id" in (select sv.id from "qa_item_version" sv where sv.question ilike ${pattern} or sv.answer ilike ${pattern}${byKey})`;
+	return sql`select sv.id from "qa_item_version" sv where sv.question ilike ${pattern} or sv.answer ilike ${pattern}${byKey}`;
 }
 
-function itemFilters(db: Db, query: ItemQuery): SQL | undefined {
+/** The conditions of the table's filters; `search` in place of the text search's own. */
+function itemFilters(
+	db: Db,
+	query: ItemQuery,
+	search: SQL | undefined = query.q ? searchFilter(query.q) : undefined
+): SQL | undefined {
 	const filters: SQL[] = [];
 	if (query.type) filters.push(eq(qaItem.type, query.type));
 	if (query.status) filters.push(eq(qaItem.status, query.status));
@@ -141,7 +151,7 @@ function itemFilters(db: Db, query: ItemQuery): SQL | undefined {
 		);
 	if (query.held) filters.push(query.held === 'yes' ? held : not(held));
 	if (query.passage) filters.push(query.passage === 'present' ? hasPassage : not(hasPassage));
-	if (query.q) filters.push(searchFilter(query.q));
+	if (search) filters.push(search);
 	if (query.importId) {
 		filters.push(
 			exists(
@@ -220,7 +230,8 @@ type SelectedItem = Awaited<ReturnType<typeof selectItems>>[number];
  * How many rows of the sort order a search reads per row it wants before it stops walking that
  * order (see `searchSegment`).
  */
-const SEARCH_WALK = 20;
+const SEARCH_WALK = 50;
+const FEW_MATCHES = 5_000;
 
 /**
  * Up to `limit` rows of one segment that a search (with the other filters) selects, in
@@ -232,6 +243,7 @@ const SEARCH_WALK = 20;
  * match. So a search first walks at most `SEARCH_WALK` rows per row wanted (one bounded index
  * range); when that does not fill the page, it finds the matches of the segment, keeps the first
  * `limit` in order (a materialized set, so the order is not walked again) and reads those.
+ * Three statements then, where the pages of a common word take one.
  */
 async function searchSegment(
 	db: Db,
@@ -262,9 +274,22 @@ async function searchSegment(
 		.orderBy(sql`"qa_item"."sort_key" ${d}`, sql`"qa_item"."id" ${d}`)
 		.limit(limit);
 	if (first.length >= limit) return first;
+	// Up to FEW_MATCHES matching versions are read first and their items found by their ids (an
+	// index probe each); more are joined in one pass over the items.
+	const versions = rowsOf<{ id: number | string }>(
+		await db.execute(sql`select m.id from (${searchVersions(query.q!)}) m limit ${FEW_MATCHES + 1}`)
+	);
+	const matching =
+		versions.length > FEW_MATCHES
+			? filters
+			: itemFilters(
+					db,
+					query,
+					sql`"qa_item"."current_version_id" = any(${`{${versions.map((v) => v.id).join(',')}}`}::int[])`
+				);
 	const byKey = query.sort === 'id' ? sql`m.id ${d}` : sql`m.k ${d}, m.id ${d}`;
 	const matches = sql`"qa_item"."id" in (with m as materialized (
-		select "qa_item"."id" as id, ${SORT_KEYS[query.sort].expr} as k from "qa_item" where ${and(segment, filters)})
+		select "qa_item"."id" as id, ${SORT_KEYS[query.sort].expr} as k from "qa_item" where ${and(segment, matching)})
 		select m.id from m order by ${byKey} limit ${limit})`;
 	return selectItems(db, query.sort, dir, matches, limit);
 }
