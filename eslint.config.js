@@ -35,6 +35,15 @@ export default ts.config(
 		}
 	},
 	{
-		ignores: ['build/', '.svelte-kit/', 'drizzle/', 'node_modules/', 'test-results/', 'data/']
+		ignores: [
+			'build/',
+			'build-cli/',
+			'.build-cli-*/',
+			'.svelte-kit/',
+			'drizzle/',
+			'node_modules/',
+			'test-results/',
+			'data/'
+		]
 	}
 );
