@@ -14,54 +14,56 @@ LANGUAGE plpgsql ROWS 1 AS $$
 #variable_conflict use_column
 DECLARE
 	it record;
-	adj record;
-	pri record;
-	sec record;
 	o_status item_status;
 	o_provenance provenance;
 	o_verdict verdict;
 	o_relevance smallint;
 BEGIN
-	SELECT i.status, i.in_secondary_sample AS sampled, d.disagree_on_verdict, d.relevance_gap INTO it
-	FROM qa_item i JOIN dataset d ON d.id = i.dataset_id WHERE i.id = p_item;
+	-- One statement reads the item, its latest adjudication and the latest review of each round
+	-- (each subquery an index lookup): the review path calls this on every submission.
+	SELECT i.status, i.in_secondary_sample AS sampled, d.disagree_on_verdict, d.relevance_gap,
+		adj.verdict AS adj_verdict, adj.relevance AS adj_relevance, adj.found AS adjudicated,
+		pri.verdict AS pri_verdict, pri.relevance AS pri_relevance, pri.found AS primary_found,
+		sec.verdict AS sec_verdict, sec.relevance AS sec_relevance, sec.found AS secondary_found
+	INTO it
+	FROM qa_item i JOIN dataset d ON d.id = i.dataset_id
+	LEFT JOIN LATERAL (SELECT a.verdict, a.relevance, true AS found FROM adjudication a
+		WHERE a.item_id = i.id ORDER BY a.id DESC LIMIT 1) adj ON true
+	LEFT JOIN LATERAL (SELECT r.verdict, r.relevance, true AS found
+		FROM review r JOIN review_task t ON t.id = r.task_id
+		WHERE r.item_id = i.id AND r.round = 'primary' AND t.retired_at IS NULL
+		ORDER BY r.revision DESC, r.id DESC LIMIT 1) pri ON true
+	LEFT JOIN LATERAL (SELECT r.verdict, r.relevance, true AS found
+		FROM review r JOIN review_task t ON t.id = r.task_id
+		WHERE r.item_id = i.id AND r.round = 'secondary' AND t.retired_at IS NULL
+		ORDER BY r.revision DESC, r.id DESC LIMIT 1) sec ON true
+	WHERE i.id = p_item;
 	IF NOT FOUND OR it.status = 'withdrawn' THEN
 		RETURN;
 	END IF;
-	SELECT a.verdict, a.relevance INTO adj FROM adjudication a
-	WHERE a.item_id = p_item ORDER BY a.id DESC LIMIT 1;
-	IF FOUND THEN
+	IF it.adjudicated THEN
 		o_status := 'done'; o_provenance := 'adjudicated';
-		o_verdict := adj.verdict; o_relevance := adj.relevance;
+		o_verdict := it.adj_verdict; o_relevance := it.adj_relevance;
+	ELSIF it.primary_found IS NULL THEN
+		o_status := 'awaiting_primary';
+	ELSIF NOT it.sampled THEN
+		o_status := 'done'; o_provenance := 'single';
+		o_verdict := it.pri_verdict; o_relevance := it.pri_relevance;
+	ELSIF it.secondary_found IS NULL THEN
+		o_status := 'awaiting_secondary';
+	ELSIF (it.disagree_on_verdict AND it.pri_verdict <> it.sec_verdict)
+		OR abs(it.pri_relevance - it.sec_relevance) >= it.relevance_gap THEN
+		-- Differing verdicts (when the dataset counts them) or relevance at least the gap apart.
+		o_status := 'awaiting_adjudication';
 	ELSE
-		SELECT r.verdict, r.relevance INTO pri FROM review r JOIN review_task t ON t.id = r.task_id
-		WHERE r.item_id = p_item AND r.round = 'primary'
-			AND t.retired_at IS NULL ORDER BY r.revision DESC, r.id DESC LIMIT 1;
-		IF NOT FOUND THEN
-			o_status := 'awaiting_primary';
-		ELSIF NOT it.sampled THEN
-			o_status := 'done'; o_provenance := 'single';
-			o_verdict := pri.verdict; o_relevance := pri.relevance;
-		ELSE
-			SELECT r.verdict, r.relevance INTO sec FROM review r JOIN review_task t ON t.id = r.task_id
-			WHERE r.item_id = p_item AND r.round = 'secondary'
-				AND t.retired_at IS NULL ORDER BY r.revision DESC, r.id DESC LIMIT 1;
-			IF NOT FOUND THEN
-				o_status := 'awaiting_secondary';
-			ELSIF (it.disagree_on_verdict AND pri.verdict <> sec.verdict)
-				OR abs(pri.relevance - sec.relevance) >= it.relevance_gap THEN
-				-- Differing verdicts (when the dataset counts them) or relevance at least the gap apart.
-				o_status := 'awaiting_adjudication';
-			ELSE
-				-- Agreeing reviews: the more cautious verdict and the lower relevance, so an item only
-				-- reaches a snapshot when both reviewers rated it that high.
-				o_status := 'done'; o_provenance := 'agreed';
-				o_verdict := CASE
-					WHEN array_position(ARRAY['correct', 'cannot_tell', 'incorrect']::verdict[], pri.verdict)
-						>= array_position(ARRAY['correct', 'cannot_tell', 'incorrect']::verdict[], sec.verdict)
-					THEN pri.verdict ELSE sec.verdict END;
-				o_relevance := least(pri.relevance, sec.relevance);
-			END IF;
-		END IF;
+		-- Agreeing reviews: the more cautious verdict and the lower relevance, so an item only
+		-- reaches a snapshot when both reviewers rated it that high.
+		o_status := 'done'; o_provenance := 'agreed';
+		o_verdict := CASE
+			WHEN array_position(ARRAY['correct', 'cannot_tell', 'incorrect']::verdict[], it.pri_verdict)
+				>= array_position(ARRAY['correct', 'cannot_tell', 'incorrect']::verdict[], it.sec_verdict)
+			THEN it.pri_verdict ELSE it.sec_verdict END;
+		o_relevance := least(it.pri_relevance, it.sec_relevance);
 	END IF;
 	UPDATE qa_item SET status = o_status, provenance = o_provenance, final_verdict = o_verdict,
 		final_relevance = o_relevance, updated_at = now()

@@ -12,16 +12,18 @@ DROP FUNCTION IF EXISTS review_check_submit_and_next(text, integer, text, verdic
 	text, integer, timestamptz, text, text);
 
 -- A review row as the application reads it (camel-case keys), with whether it was made without the
--- item's passage. Used by review_submit; reviews.ts reads its JSON.
+-- item's passage. Used by review_submit; reviews.ts reads its JSON. PL/pgSQL, not SQL: a SQL
+-- function called from PL/pgSQL with a row argument is parsed and planned on every call.
 CREATE OR REPLACE FUNCTION review_json(r review) RETURNS jsonb
-LANGUAGE sql IMMUTABLE AS $$
-	SELECT jsonb_build_object('id', r.id, 'taskId', r.task_id, 'itemId', r.item_id,
+LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+	RETURN jsonb_build_object('id', r.id, 'taskId', r.task_id, 'itemId', r.item_id,
 		'itemVersionId', r.item_version_id, 'round', r.round, 'reviewerId', r.reviewer_id,
 		'revision', r.revision, 'supersedesId', r.supersedes_id, 'verdict', r.verdict,
 		'relevance', r.relevance, 'feedback', r.feedback, 'timeOnTaskMs', r.time_on_task_ms,
 		'idempotencyKey', r.idempotency_key, 'submittedAt', r.submitted_at,
-		'withoutPassage', r.without_passage)
-$$;
+		'withoutPassage', r.without_passage);
+END $$;
 
 -- The feedback note and formal dispute given with a review (either may be absent), with the
 -- dispute's audit event. Used by review_submit and by reviews.ts `amendReview`.
@@ -82,61 +84,55 @@ LANGUAGE plpgsql ROWS 1 AS $$
 #variable_conflict use_column
 DECLARE
 	v_id integer;
-	v_sampled integer[];
-	v_round reviewer_round;
+	v_check_every integer;
+	v_refused boolean;
 	v_claim integer;
 	v_gold integer;
 BEGIN
-	SELECT * INTO v_round FROM reviewer_round WHERE id = 1;
-	-- When the reviewers' qualification round is required, only a reviewer who passed an attempt
-	-- gets work (quality/review-round.ts); the others get no row.
-	IF v_round.required AND NOT EXISTS (
-		SELECT 1 FROM review_qualification_attempt WHERE reviewer_id = p_user AND passed) THEN
+	-- Who gets no work, read in one statement (each refusal is one index lookup):
+	-- when the reviewers' qualification round is required, a reviewer who has not passed an
+	-- attempt (quality/review-round.ts); a reviewer whose reviews an exclusion of every study
+	-- leaves out right now, since what they would review would not count (queue.ts `claimNext`
+	-- gives the reason); a reviewer the organisers paused, or sent back to training (their leases
+	-- were given back when the hold was placed: quality/review-holds.ts).
+	SELECT (SELECT r.check_every FROM reviewer_round r WHERE r.id = 1),
+		CASE WHEN coalesce((SELECT r.required FROM reviewer_round r WHERE r.id = 1), false)
+				AND NOT EXISTS (SELECT 1 FROM review_qualification_attempt a
+					WHERE a.reviewer_id = p_user AND a.passed) THEN true
+			WHEN EXISTS (SELECT 1 FROM exclusion e WHERE e.rater_id = p_user
+					AND e.revoked_at IS NULL AND e.study_id IS NULL) THEN
+				NOT judgement_counts(p_user, NULL, p_now) OR EXISTS (SELECT 1 FROM rater_hold h
+					WHERE h.rater_id = p_user AND h.study_id IS NULL AND h.lifted_at IS NULL)
+			ELSE EXISTS (SELECT 1 FROM rater_hold h
+				WHERE h.rater_id = p_user AND h.study_id IS NULL AND h.lifted_at IS NULL) END
+	INTO v_check_every, v_refused;
+	IF v_refused THEN
 		RETURN;
 	END IF;
-	-- A reviewer whose reviews an exclusion of every study leaves out right now gets no work: what
-	-- they would review would not count (queue.ts `claimNext` gives the reason).
-	IF p_user IN (SELECT rater_id FROM exclusion WHERE revoked_at IS NULL AND study_id IS NULL)
-		AND NOT judgement_counts(p_user, NULL, p_now) THEN
-		RETURN;
-	END IF;
-	-- A reviewer the organisers paused, or sent back to training, gets nothing (their leases were
-	-- given back when the hold was placed: quality/review-holds.ts).
-	IF EXISTS (SELECT 1 FROM rater_hold WHERE rater_id = p_user AND study_id IS NULL
-		AND lifted_at IS NULL) THEN
-		RETURN;
-	END IF;
-	RETURN QUERY SELECT t.id, t.item_id, t.round, t.lease_token, t.leased_at, t.lease_expires_at,
+	-- The reviewer's unexpired lease of a live task, else of a hidden check.
+	RETURN QUERY (SELECT t.id, t.item_id, t.round, t.lease_token, t.leased_at, t.lease_expires_at,
 		t.public_id, NULL::integer
 	FROM review_task t
 	WHERE t.state = 'leased' AND t.leased_by = p_user AND t.lease_expires_at > p_now
-	LIMIT 1;
-	IF FOUND THEN
-		RETURN;
-	END IF;
-	RETURN QUERY SELECT NULL::integer, NULL::integer, c.round, c.lease_token, c.leased_at,
+	LIMIT 1)
+	UNION ALL
+	(SELECT NULL::integer, NULL::integer, c.round, c.lease_token, c.leased_at,
 		c.lease_expires_at, c.public_id, c.id
 	FROM review_check c
 	WHERE c.reviewer_id = p_user AND c.state = 'leased' AND c.lease_expires_at > p_now
+	LIMIT 1)
 	LIMIT 1;
 	IF FOUND THEN
 		RETURN;
 	END IF;
 
+	-- An expired lease of someone else, the secondary round's first, then the oldest.
 	SELECT t.id INTO v_id FROM review_task t
-	WHERE t.state = 'leased' AND t.lease_expires_at <= p_now AND t.round = 'secondary'
+	WHERE t.state = 'leased' AND t.lease_expires_at <= p_now
 		AND NOT t.awaits_passage AND (t.excluded_user_id IS NULL OR t.excluded_user_id <> p_user)
 			AND (NOT t.reopened OR review_task_open_to(t.id, t.item_id, p_user))
 		AND NOT EXISTS (SELECT 1 FROM task_skip s WHERE s.task_id = t.id AND s.user_id = p_user)
-	ORDER BY t.lease_expires_at LIMIT 1 FOR UPDATE OF t SKIP LOCKED;
-	IF v_id IS NULL THEN
-		SELECT t.id INTO v_id FROM review_task t
-		WHERE t.state = 'leased' AND t.lease_expires_at <= p_now AND t.round = 'primary'
-			AND NOT t.awaits_passage AND (t.excluded_user_id IS NULL OR t.excluded_user_id <> p_user)
-			AND (NOT t.reopened OR review_task_open_to(t.id, t.item_id, p_user))
-			AND NOT EXISTS (SELECT 1 FROM task_skip s WHERE s.task_id = t.id AND s.user_id = p_user)
-		ORDER BY t.lease_expires_at LIMIT 1 FOR UPDATE OF t SKIP LOCKED;
-	END IF;
+	ORDER BY t.round <> 'secondary', t.lease_expires_at LIMIT 1 FOR UPDATE OF t SKIP LOCKED;
 	IF v_id IS NULL THEN
 		SELECT t.id INTO v_id FROM review_task t
 		WHERE t.state = 'pending' AND t.round = 'secondary'
@@ -146,13 +142,14 @@ BEGIN
 		ORDER BY t.sort_key, t.id LIMIT 1 FOR UPDATE OF t SKIP LOCKED;
 	END IF;
 	IF v_id IS NULL THEN
-		SELECT coalesce(array_agg(d.id), '{}') INTO v_sampled FROM dataset d
-		LEFT JOIN reviewer_tally m ON m.dataset_id = d.id AND m.user_id = p_user
-		WHERE coalesce(m.sampled, 0) + 0.5 < d.secondary_share * (coalesce(m.reviewed, 0) + 1);
+		-- The datasets whose sample this reviewer should take next: an InitPlan, read once.
 		SELECT t.id INTO v_id FROM review_task t
 		WHERE t.state = 'pending' AND t.round = 'primary'
 			AND EXISTS (SELECT 1 FROM qa_item i WHERE i.id = t.item_id
-				AND i.in_secondary_sample = (i.dataset_id = ANY (v_sampled)))
+				AND i.in_secondary_sample = (i.dataset_id = ANY (ARRAY(
+					SELECT d.id FROM dataset d
+					LEFT JOIN reviewer_tally m ON m.dataset_id = d.id AND m.user_id = p_user
+					WHERE coalesce(m.sampled, 0) + 0.5 < d.secondary_share * (coalesce(m.reviewed, 0) + 1)))))
 			AND NOT t.awaits_passage AND (t.excluded_user_id IS NULL OR t.excluded_user_id <> p_user)
 			AND (NOT t.reopened OR review_task_open_to(t.id, t.item_id, p_user))
 			AND NOT EXISTS (SELECT 1 FROM task_skip s WHERE s.task_id = t.id AND s.user_id = p_user)
@@ -175,12 +172,12 @@ BEGIN
 	-- block, when a live gold pair they have not had (in checks or the round) is left. The check
 	-- takes the round and lease length of the live task it stands in for; the task stays queued.
 	-- Claims are counted only while checks are on.
-	IF p_checks AND v_round.check_every IS NOT NULL THEN
+	IF p_checks AND v_check_every IS NOT NULL THEN
 		INSERT INTO reviewer_claims AS m (user_id, claims) VALUES (p_user, 1)
 		ON CONFLICT (user_id) DO UPDATE SET claims = m.claims + 1
 		RETURNING m.claims - 1 INTO v_claim;
-		IF v_claim % v_round.check_every = (('x' || substr(md5(p_user || ':check:' ||
-			(v_claim / v_round.check_every)::text), 1, 8))::bit(32)::bigint % v_round.check_every) THEN
+		IF v_claim % v_check_every = (('x' || substr(md5(p_user || ':check:' ||
+			(v_claim / v_check_every)::text), 1, 8))::bit(32)::bigint % v_check_every) THEN
 			SELECT g.id INTO v_gold FROM review_gold g
 			WHERE g.retired_at IS NULL
 				AND NOT EXISTS (SELECT 1 FROM review_check c WHERE c.gold_id = g.id AND c.reviewer_id = p_user)
@@ -205,19 +202,26 @@ BEGIN
 		END IF;
 	END IF;
 
-	RETURN QUERY UPDATE review_task t SET state = 'leased', leased_by = p_user, lease_token = p_token,
-		public_id = p_public, leased_at = p_now,
-		lease_expires_at = p_now + make_interval(mins => (
-			SELECT d.lease_minutes FROM qa_item i JOIN dataset d ON d.id = i.dataset_id
-			WHERE i.id = t.item_id))
-	WHERE t.id = v_id
-	RETURNING t.id, t.item_id, t.round, t.lease_token, t.leased_at, t.lease_expires_at, t.public_id,
-		NULL::integer;
-	INSERT INTO audit_event (actor_id, action, object_type, object_id, after)
-	SELECT p_user, 'review_task.lease', 'review_task', t.id::text,
-		jsonb_build_object('round', t.round, 'itemId', t.item_id, 'expiresAt',
-			to_char(t.lease_expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-	FROM review_task t WHERE t.id = v_id;
+	-- The lease and its audit event in one statement.
+	RETURN QUERY WITH leased AS (
+		UPDATE review_task t SET state = 'leased', leased_by = p_user, lease_token = p_token,
+			public_id = p_public, leased_at = p_now,
+			lease_expires_at = p_now + make_interval(mins => (
+				SELECT d.lease_minutes FROM qa_item i JOIN dataset d ON d.id = i.dataset_id
+				WHERE i.id = t.item_id))
+		WHERE t.id = v_id
+		RETURNING t.id, t.item_id, t.round, t.lease_token, t.leased_at, t.lease_expires_at,
+			t.public_id
+	), audited AS (
+		INSERT INTO audit_event (actor_id, action, object_type, object_id, after)
+		SELECT p_user, 'review_task.lease', 'review_task', l.id::text,
+			jsonb_build_object('round', l.round, 'itemId', l.item_id, 'expiresAt',
+				to_char(l.lease_expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+		FROM leased l
+	)
+	SELECT l.id, l.item_id, l.round, l.lease_token, l.leased_at, l.lease_expires_at, l.public_id,
+		NULL::integer
+	FROM leased l;
 END $$;
 
 -- Records a review of a leased task. Outcome 'saved' with the new review; 'duplicate' with the
@@ -270,28 +274,34 @@ BEGIN
 
 	-- Lock the item (its outcome is written below anyway): a concurrent change of its sample flag
 	-- waits for this review, or this review sees the new flag.
+	-- With it, whether the reviewer has a standing exclusion (judgement_counts is asked below only
+	-- then: a SQL function called from here is planned on every call).
 	SELECT i.current_version_id, i.dataset_id, i.in_secondary_sample AS sampled,
 		NOT EXISTS (SELECT 1 FROM passage p WHERE p.paragraph_id = i.paragraph_id) AS no_passage,
-		d.review_without_passage
+		d.review_without_passage,
+		EXISTS (SELECT 1 FROM exclusion e WHERE e.rater_id = p_user AND e.revoked_at IS NULL)
+			AS excluded
 	INTO v_item
 	FROM qa_item i JOIN dataset d ON d.id = i.dataset_id WHERE i.id = t.item_id FOR NO KEY UPDATE OF i;
-	INSERT INTO review (task_id, item_id, item_version_id, round, reviewer_id, verdict, relevance,
-		feedback, time_on_task_ms, idempotency_key, submitted_at, without_passage)
-	VALUES (t.id, t.item_id, v_item.current_version_id, t.round, p_user, p_verdict, p_relevance,
-		p_feedback, p_time_on_task, p_key, p_now, v_item.no_passage)
-	RETURNING * INTO saved;
-	UPDATE review_task SET state = 'done', done_by = p_user, done_at = p_now, lease_token = NULL
-	WHERE id = t.id;
-	IF t.round = 'primary' THEN
+	-- The review, the task marked done and (a primary review) the reviewer's tally, in one statement.
+	WITH r AS (
+		INSERT INTO review (task_id, item_id, item_version_id, round, reviewer_id, verdict, relevance,
+			feedback, time_on_task_ms, idempotency_key, submitted_at, without_passage)
+		VALUES (t.id, t.item_id, v_item.current_version_id, t.round, p_user, p_verdict, p_relevance,
+			p_feedback, p_time_on_task, p_key, p_now, v_item.no_passage)
+		RETURNING *
+	), done AS (
+		UPDATE review_task SET state = 'done', done_by = p_user, done_at = p_now, lease_token = NULL
+		WHERE id = t.id
+	), tally AS (
 		INSERT INTO reviewer_tally AS m (user_id, dataset_id, reviewed, sampled)
-		VALUES (p_user, v_item.dataset_id, 1, v_item.sampled::int)
+		SELECT p_user, v_item.dataset_id, 1, v_item.sampled::int WHERE t.round = 'primary'
 		ON CONFLICT (user_id, dataset_id) DO UPDATE
-		SET reviewed = m.reviewed + 1, sampled = m.sampled + excluded.sampled;
-	END IF;
-	-- Whether the review counts: judgement_counts only for a reviewer with a standing exclusion (a
-	-- SQL function called from here is planned on every call; the lookup below is a cached plan).
-	v_counts := NOT EXISTS (SELECT 1 FROM exclusion e WHERE e.rater_id = p_user AND e.revoked_at IS NULL)
-		OR judgement_counts(p_user, NULL, p_now);
+		SET reviewed = m.reviewed + 1, sampled = m.sampled + excluded.sampled
+	)
+	SELECT * INTO saved FROM r;
+	-- Whether the review counts.
+	v_counts := NOT v_item.excluded OR judgement_counts(p_user, NULL, p_now);
 	IF t.round = 'primary' AND v_item.sampled AND v_counts THEN
 		-- The item's secondary task, never for this reviewer: a new one, a cancelled one revived, or
 		-- one already waiting (its primary was reopened) now kept from this reviewer.
