@@ -4,7 +4,8 @@ import {
 	bootstrapRatio,
 	percentileInterval,
 	seededIndices,
-	seededRandom
+	seededRandom,
+	seededTally
 } from './bootstrap';
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -155,6 +156,22 @@ describe('seededIndices', () => {
 				draw(out, n);
 				for (let i = 0; i < out.length; i++) expect(out[i]).toBe(Math.floor(random() * n));
 			}
+		}
+	});
+});
+
+describe('seededTally', () => {
+	it('counts the types of the indices Math.floor(random() * n) draws from the same seed', () => {
+		const n = 1_000;
+		const typeOf = Int32Array.from({ length: n }, (_, i) => (i * 7) % 13);
+		const random = seededRandom('tally');
+		const tally = seededTally('tally');
+		for (let round = 0; round < 3; round++) {
+			const expected = new Float64Array(13);
+			for (let i = 0; i < n; i++) expected[typeOf[Math.floor(random() * n)]]++;
+			const counts = new Float64Array(13);
+			tally(n, typeOf, counts);
+			expect([...counts]).toEqual([...expected]);
 		}
 	});
 });

@@ -51,6 +51,29 @@ export function seededIndices(seed: string): (out: Int32Array, n: number) => voi
 }
 
 /**
+ * The same draws as `seededIndices(seed)`, tallied: each call draws n indices i (as
+ * Math.floor(random() * n) would) and adds 1 to counts[typeOf[i]] — a resample as a count per
+ * type of unit, in one loop.
+ */
+export function seededTally(
+	seed: string
+): (n: number, typeOf: Int32Array, counts: Float64Array) => void {
+	let state = seedState(seed);
+	return (n, typeOf, counts) => {
+		let s = state;
+		const scale = n / 4294967296;
+		for (let i = 0; i < n; i++) {
+			s = (s + 0x6d2b79f5) | 0;
+			let t = s;
+			t = Math.imul(t ^ (t >>> 15), t | 1);
+			t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+			counts[typeOf[Math.floor(((t ^ (t >>> 14)) >>> 0) * scale)]]++;
+		}
+		state = s;
+	};
+}
+
+/**
  * The fewest units (items, questions, candidates) a bootstrap interval is given over: resampling
  * fewer only shuffles the same handful of values (one unit gives [x, x]), which reads as a
  * precision the data do not have. The agreement dashboard also gives no reviewer-agreement

@@ -4,12 +4,7 @@
 // counts, and each statistic a weighted sum over units. Units with identical ratings (same raters,
 // same values) contribute identically, so they are pooled into one "type" and a resample is a count
 // per type: O(units) to draw, O(types × raters) to evaluate, with no rating rows rebuilt.
-import {
-	checkBootstrapOptions,
-	percentileInterval,
-	seededIndices,
-	seededRandom
-} from './bootstrap';
+import { checkBootstrapOptions, percentileInterval, seededTally, seededRandom } from './bootstrap';
 import { RATING_KEYS, fitsLevel, ratingOrder, type RatingKey } from './ratings';
 import type { Interval, Level, Rating } from './types';
 
@@ -573,12 +568,10 @@ export function sharedRatingEstimates(
 		const drawn = new Float64Array(C);
 		const counts = compiled.map((c) => new Float64Array(c.types));
 		const out = new Float64Array(RATING_KEYS.length);
-		const draw = seededIndices(opts.seed);
-		const indices = new Int32Array(n);
+		const tally = seededTally(opts.seed);
 		for (let s = 0; s < opts.resamples; s++) {
 			drawn.fill(0);
-			draw(indices, n);
-			for (let i = 0; i < n; i++) drawn[comboOfUnit[indices[i]]]++;
+			tally(n, comboOfUnit, drawn);
 			members.forEach((setIndex, m) => {
 				const own = counts[m];
 				own.fill(0);
