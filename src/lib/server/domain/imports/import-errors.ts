@@ -80,13 +80,15 @@ export function duplicateRecordWarning(
 /**
  * Every key written twice in one object of a JSON text, as a rejection of the record it is in.
  * `locate` maps the key's path in the file to the record (-1: the file) and the path inside it.
+ * `parsed`, the text's value as JSON.parse returned it, spares most texts the full walk.
  */
 export function duplicateKeyErrors(
 	text: string,
 	file: string | undefined,
-	locate: (path: JsonPath) => { index: number; path: JsonPath }
+	locate: (path: JsonPath) => { index: number; path: JsonPath },
+	parsed?: unknown
 ): RecordError[] {
-	return findDuplicateKeys(text).map(({ path }) => {
+	return findDuplicateKeys(text, parsed).map(({ path }) => {
 		const at = locate(path);
 		return {
 			...(file === undefined ? {} : { file }),

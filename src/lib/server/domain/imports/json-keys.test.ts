@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { findDuplicateKeys, formatJsonPath } from './json-keys';
+import { findDuplicateKeys, formatJsonPath, keysParsed, keysWritten } from './json-keys';
 
-const paths = (text: string) => findDuplicateKeys(text).map((d) => d.path);
+const paths = (text: string) => {
+	const found = findDuplicateKeys(text).map((d) => d.path);
+	// Given the parsed value (the imports' short cut), the answer is the same.
+	expect(findDuplicateKeys(text, JSON.parse(text)).map((d) => d.path)).toEqual(found);
+	return found;
+};
 
 describe('findDuplicateKeys', () => {
 	it('finds nothing in JSON without repeated keys, however nested', () => {
@@ -56,6 +61,22 @@ describe('findDuplicateKeys', () => {
 	it('handles the empty key and whitespace of every kind', () => {
 		expect(paths('{ "" :1 ,\n\t"" : 2 }')).toEqual([['']]);
 		expect(formatJsonPath([3, 'source', ''])).toBe('[3].source.""');
+	});
+});
+
+describe('keysWritten and keysParsed', () => {
+	it('count the keys a text writes and the keys its value holds', () => {
+		const text = `{"a": "x:y", "b\\"": {"c" : [ {"d":1}, "e", {"f\\\\" :"g"} ]}, "__proto__": 1}`;
+		expect(keysWritten(text)).toBe(6);
+		expect(keysParsed(JSON.parse(text))).toBe(6);
+		expect(keysWritten('["a", "b:", 1]')).toBe(0);
+		expect(keysParsed(JSON.parse('[1, "a", null, [{}]]'))).toBe(0);
+	});
+
+	it('differ when a key repeats: JSON.parse keeps one', () => {
+		const text = '{"a": {"b": 1, "b": 2}, "c": 3}';
+		expect(keysWritten(text)).toBe(4);
+		expect(keysParsed(JSON.parse(text))).toBe(3);
 	});
 });
 

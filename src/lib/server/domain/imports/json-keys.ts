@@ -34,11 +34,39 @@ function endOfString(text: string, start: number): number {
 	}
 }
 
+/** How many object keys a valid JSON text writes: the strings followed by a colon. */
+export function keysWritten(text: string): number {
+	let n = 0;
+	for (let i = text.indexOf('"'); i >= 0; i = text.indexOf('"', i)) {
+		i = endOfString(text, i);
+		let c = text.charCodeAt(i);
+		// JSON's whitespace: space, tab, line feed, carriage return.
+		while (c === 32 || c === 9 || c === 10 || c === 13) c = text.charCodeAt(++i);
+		if (c === 58 /* : */) n++;
+	}
+	return n;
+}
+
+/** How many keys the objects of a parsed JSON value hold, however nested. */
+export function keysParsed(value: unknown): number {
+	if (typeof value !== 'object' || value === null) return 0;
+	let n = 0;
+	if (Array.isArray(value)) {
+		for (const v of value) n += keysParsed(v);
+		return n;
+	}
+	for (const key in value) n += 1 + keysParsed((value as Record<string, unknown>)[key]);
+	return n;
+}
+
 /**
  * Every key that appears more than once in the same object of a valid JSON text, in the order
  * met. Keys compare after unescaping (`"a\u0062"` equals `"ab"`), as JSON.parse compares them.
+ * Given the text's value as JSON.parse returned it, a text that writes no more keys than the value
+ * holds (JSON.parse keeps one of each repeated key) is known to repeat none without the full walk.
  */
-export function findDuplicateKeys(text: string): DuplicateKey[] {
+export function findDuplicateKeys(text: string, parsed?: unknown): DuplicateKey[] {
+	if (parsed !== undefined && keysWritten(text) === keysParsed(parsed)) return [];
 	const found: DuplicateKey[] = [];
 	const stack: Frame[] = [];
 	const childPath = (): JsonPath => {

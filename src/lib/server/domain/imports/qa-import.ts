@@ -138,7 +138,7 @@ export class QaRecordCheck {
 	): Prepared | null {
 		const { index } = raw;
 		this.total++;
-		this.errors.push(...duplicateKeyErrors(raw.text, file, (path) => ({ index, path })));
+		this.errors.push(...duplicateKeyErrors(raw.text, file, (path) => ({ index, path }), raw.value));
 		const result = validateQaRecord(raw.value, index, fallback);
 		if (!result.ok) {
 			for (const e of result.errors) this.errors.push({ ...e, file });
