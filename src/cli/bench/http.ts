@@ -5,7 +5,10 @@ import { performance } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import * as devalue from 'devalue';
 import type { Io } from '../io';
+import postgres from 'postgres';
 import { BenchClient, startBenchServer, type BenchServer } from './server';
+import { reviewFloorAction } from './review';
+import { backendCpu, cpuBetween, dbCpuLine } from './server-cpu';
 
 const REVIEWERS = 50;
 
@@ -472,6 +475,29 @@ async function runComparison(io: Io, options: HttpBenchOptions, other: string) {
 	}
 }
 
+/** The share of the floor's rate HTTP with JavaScript should reach, in per cent. */
+const HTTP_FLOOR_TARGET = 30;
+
+/** The floor of the review action on the server's database, run by `reviewers` clients. */
+async function floorPhase(
+	raw: postgres.Sql,
+	reviewerIds: string[],
+	seconds: number,
+	dbCpu: () => Promise<Map<number, number> | null>
+) {
+	const cpu0 = await dbCpu();
+	const t0 = performance.now();
+	const deadline = t0 + seconds * 1000;
+	let actions = 0;
+	await Promise.all(
+		reviewerIds.map(async (id) => {
+			while (performance.now() < deadline && (await reviewFloorAction(raw, id))) actions++;
+		})
+	);
+	const elapsed = (performance.now() - t0) / 1000;
+	return { actions, seconds: elapsed, dbCpuMs: cpuBetween(cpu0, await dbCpu()) };
+}
+
 /**
  * `cliniq bench http`: the production server on 50,000 items with 50 signed-in reviewers. One
  * action is "submit a review and arrive at the next item", however many requests the client
@@ -503,8 +529,32 @@ export async function runHttpBench(io: Io, options: HttpBenchOptions): Promise<v
 		}
 		const active = reviewers.slice(0, options.clients);
 		if (run('closed')) {
-			const closed = await measure(server, closedLoop(active, options.seconds));
-			report(io, `closed loop, ${options.clients} clients`, closed);
+			const floorDb = postgres(server.databaseUrl, { max: active.length + 1, onnotice: () => {} });
+			try {
+				const dbCpu = backendCpu((text) => floorDb.unsafe(text) as unknown as Promise<[]>);
+				const cpu0 = await dbCpu();
+				const closed = await measure(server, closedLoop(active, options.seconds));
+				const closedDbCpu = cpuBetween(cpu0, await dbCpu());
+				report(io, `closed loop, ${options.clients} clients`, closed);
+				const ids = server.reviewers.slice(0, active.length).map((a) => a.id);
+				const floor = await floorPhase(floorDb, ids, options.seconds, dbCpu);
+				io.stdout(
+					`  floor (the same job through the bare driver, ${active.length} clients, BEGIN; claim with SKIP LOCKED; insert the review; mark done; COMMIT): ${floor.actions.toLocaleString('en')} in ${floor.seconds.toFixed(1)} s = ${(floor.actions / floor.seconds).toFixed(0)}/s`
+				);
+				const share = (closed.actions / closed.elapsedS / (floor.actions / floor.seconds)) * 100;
+				io.stdout(
+					`  HTTP with JavaScript at ${share.toFixed(0)} % of the floor's rate (target ≥ ${HTTP_FLOOR_TARGET} %: ${share >= HTTP_FLOOR_TARGET ? 'met' : 'MISSED'})`
+				);
+				io.stdout(
+					dbCpuLine(
+						'HTTP submit + next',
+						{ actions: closed.actions, dbCpuMs: closedDbCpu },
+						{ actions: floor.actions, dbCpuMs: floor.dbCpuMs }
+					)
+				);
+			} finally {
+				await floorDb.end({ timeout: 5 });
+			}
 		}
 		if (run('data')) {
 			const seconds = Math.min(5, options.seconds);

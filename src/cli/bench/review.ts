@@ -76,6 +76,32 @@ function describe(label: string, r: PhaseResult) {
 }
 
 /**
+ * One action of the floor of "submit review + next item": BEGIN; claim the next primary task with
+ * FOR UPDATE SKIP LOCKED; insert the review; mark the task done; COMMIT, through the bare driver.
+ * False when no task is left. The review and HTTP benches measure the portal beside it.
+ */
+export async function reviewFloorAction(raw: postgres.Sql, reviewerId: string): Promise<boolean> {
+	return raw.begin(async (tx) => {
+		const [task] = await tx<{ id: number; item_id: number }[]>`
+			select id, item_id from review_task
+			where state = 'pending' and not awaits_passage and round = 'primary'
+			order by round, sort_key, id limit 1
+			for update skip locked`;
+		if (!task) return false;
+		await tx`
+			insert into review (task_id, item_id, item_version_id, round, reviewer_id,
+				verdict, relevance, idempotency_key)
+			values (${task.id}, ${task.item_id},
+				(select current_version_id from qa_item where id = ${task.item_id}),
+				'primary', ${reviewerId}, 'correct', ${1 + (task.id % 5)}, ${randomId()})`;
+		await tx`
+			update review_task set state = 'done', done_by = ${reviewerId}, done_at = now()
+			where id = ${task.id}`;
+		return true;
+	});
+}
+
+/**
  * "Submit review + next item" (the review screen's submit action without HTTP) with 50,000 items
  * and 50 concurrent reviewers on PostgreSQL, beside a raw-driver baseline of the same job through
  * the same driver and pool (BEGIN; claim with FOR UPDATE SKIP LOCKED; insert the review; mark the
@@ -118,24 +144,7 @@ export async function runReviewBench(io: {
 					let more = true;
 					while (more && performance.now() < deadline) {
 						const s = performance.now();
-						more = await raw.begin(async (tx) => {
-							const [task] = await tx<{ id: number; item_id: number }[]>`
-							select id, item_id from review_task
-							where state = 'pending' and not awaits_passage and round = 'primary'
-							order by round, sort_key, id limit 1
-							for update skip locked`;
-							if (!task) return false;
-							await tx`
-							insert into review (task_id, item_id, item_version_id, round, reviewer_id,
-								verdict, relevance, idempotency_key)
-							values (${task.id}, ${task.item_id},
-								(select current_version_id from qa_item where id = ${task.item_id}),
-								'primary', ${u.id}, 'correct', ${1 + (task.id % 5)}, ${randomId()})`;
-							await tx`
-							update review_task set state = 'done', done_by = ${u.id}, done_at = now()
-							where id = ${task.id}`;
-							return true;
-						});
+						more = await reviewFloorAction(raw, u.id);
 						time(performance.now() - s);
 					}
 				})

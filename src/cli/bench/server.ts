@@ -111,6 +111,8 @@ export interface BenchAccount {
 
 export interface BenchServer {
 	origin: string;
+	/** The server's database (the floor of the same job runs on it beside the server). */
+	databaseUrl: string;
 	pid: number;
 	reviewers: BenchAccount[];
 	organiser: BenchAccount;
@@ -282,6 +284,7 @@ export async function startBenchServer(
 
 		return {
 			origin,
+			databaseUrl: scratch.url,
 			pid: server.pid!,
 			reviewers,
 			organiser: organiser!,
