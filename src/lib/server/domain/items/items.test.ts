@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { rowsOf, type Db } from '../../db/client';
 import { describeEachDb } from '../../db/testing';
-import { EXACT_COUNT_LIMIT, ITEM_SORTS, listItems, parseItemQuery } from './items';
+import { EXACT_COUNT_LIMIT, ITEM_SORTS, SEARCH_TUNING, listItems, parseItemQuery } from './items';
 import { orderBy } from './keyset';
 
 /**
@@ -157,12 +157,16 @@ describeEachDb('item table paging', (h) => {
 });
 
 describeEachDb('item table search, sorted', (h) => {
+	const tuned = { ...SEARCH_TUNING };
+	afterEach(() => {
+		Object.assign(SEARCH_TUNING, tuned);
+	});
+
 	it('pages a search in every sort as the unpaged matches, however the matches lie in the order', async () => {
-		// 600 items, ten questions: a search walks at most 50 rows per row wanted (550 for a page of
-		// 10) before it sorts the matches instead, so these searches take both ways: "question 9"
-		// is the last tenth by question (ascending, the walk meets 10 of its 60), "3 about sepsis"
-		// one item in thirty (a page's worth in the first 550, not after a few pages), "about"
-		// every item.
+		// 600 items, ten questions: "question 9" is the last tenth by question, "3 about sepsis" one
+		// item in thirty, "about" every item. As tuned, the first two are found from their versions
+		// and "about" by a walk; narrowed, each search walks a page's length and then finds its
+		// matches by id (at most 30 versions) or in one pass over the items.
 		await seedTiedItems(h.db, 600);
 		await h.db.execute(sql`analyze`);
 		const matching = async (q: string, sort: (typeof ITEM_SORTS)[number], dir: 'asc' | 'desc') =>
@@ -172,12 +176,16 @@ describeEachDb('item table search, sorted', (h) => {
 					where v.question ilike ${`%${q}%`} or v.answer ilike ${`%${q}%`}
 					order by ${sql.join(orderBy(sort, dir), sql`, `)}`)
 			).map((r) => Number(r.id));
-		for (const q of ['question 9', '3 about sepsis', 'about']) {
+		const narrowed = { firstRead: 0, walk: 1, fewMatches: 30 };
+		for (const [tuning, q] of [tuned, narrowed].flatMap((t) =>
+			['question 9', '3 about sepsis', 'about'].map((q) => [t, q] as const)
+		)) {
+			Object.assign(SEARCH_TUNING, tuning);
 			for (const sort of ITEM_SORTS) {
 				for (const dir of ['asc', 'desc'] as const) {
 					const base = `q=${encodeURIComponent(q)}&sort=${sort}&dir=${dir}&size=10`;
 					const expected = await matching(q, sort, dir);
-					const label = `"${q}" ${sort} ${dir}`;
+					const label = `"${q}" ${sort} ${dir} (walk ${tuning.walk})`;
 					if (q === 'about') {
 						// Every item matches: the first two pages and the last.
 						const first = await list(h.db, base);

@@ -227,11 +227,12 @@ function selectItems(
 type SelectedItem = Awaited<ReturnType<typeof selectItems>>[number];
 
 /**
- * How many rows of the sort order a search reads per row it wants before it stops walking that
- * order (see `searchSegment`).
+ * How a search chooses its way (see `searchSegment`): the matching versions it reads first per
+ * row wanted (`firstRead`), the rows of the sort order it walks per row wanted (`walk`), and up
+ * to how many matching versions it finds their items by id (`fewMatches`). Tests narrow them to
+ * take every way on a few rows.
  */
-const SEARCH_WALK = 50;
-const FEW_MATCHES = 5_000;
+export const SEARCH_TUNING = { firstRead: 20, walk: 50, fewMatches: 5_000 };
 
 /**
  * Up to `limit` rows of one segment that a search (with the other filters) selects, in
@@ -240,10 +241,12 @@ const FEW_MATCHES = 5_000;
  * matches first (the trigram indexes) and sorting them, which is cheap when they are few. The
  * planner cannot know where in the order the matches lie: a word at the start of many questions
  * (“What …”) sorted by question from the other end is tested on every row before the first
- * match. So a search first walks at most `SEARCH_WALK` rows per row wanted (one bounded index
- * range); when that does not fill the page, it finds the matches of the segment, keeps the first
- * `limit` in order (a materialized set, so the order is not walked again) and reads those.
- * Three statements then, where the pages of a common word take one.
+ * match. So a search reads the matching versions first, up to `limit × firstRead` (`fewMatches`
+ * sorted by question): when that is all of them, their items are found by id and sorted. Else
+ * it walks at most `walk` rows of the order per row wanted (one bounded index range); when that
+ * does not fill the page, it finds the matches of the segment (by id up to `fewMatches`
+ * versions, else joined in one pass over the items), keeps the first `limit` in order (a
+ * materialized set, so the order is not walked again) and reads those.
  */
 async function searchSegment(
 	db: Db,
@@ -254,9 +257,35 @@ async function searchSegment(
 	limit: number
 ): Promise<SelectedItem[]> {
 	const order = orderBy(query.sort, dir);
+	const d = sql.raw(dir);
+	const versions = (n: number) =>
+		db
+			.execute(sql`select m.id from (${searchVersions(query.q!)}) m limit ${n + 1}`)
+			.then((r) => rowsOf<{ id: number | string }>(r).map((v) => v.id));
+	// The first `limit` of the segment's matches, in order, from the items of these versions (all
+	// the matching versions, or null for the search itself).
+	const sorted = (ids: (number | string)[] | null) => {
+		const matching = ids
+			? itemFilters(
+					db,
+					query,
+					sql`"qa_item"."current_version_id" = any(${`{${ids.join(',')}}`}::int[])`
+				)
+			: filters;
+		const byKey = query.sort === 'id' ? sql`m.id ${d}` : sql`m.k ${d}, m.id ${d}`;
+		const matches = sql`"qa_item"."id" in (with m as materialized (
+			select "qa_item"."id" as id, ${SORT_KEYS[query.sort].expr} as k from "qa_item" where ${and(segment, matching)})
+			select m.id from m order by ${byKey} limit ${limit})`;
+		return selectItems(db, query.sort, dir, matches, limit);
+	};
+	// Questions cluster by their words (all the "What dose …" together), so a walk in their order
+	// tends to meet a word's matches in a block, or none: up to `fewMatches` are sorted instead.
+	const { firstRead, walk, fewMatches } = SEARCH_TUNING;
+	const bound = query.sort === 'question' ? fewMatches : limit * firstRead;
+	const few = await versions(bound);
+	if (few.length <= bound) return sorted(few);
 	// The walk: a subquery named "qa_item", so the filters and columns read its rows, with its sort
 	// key as a column (ordering by that column lets the outer query stop after a page).
-	const d = sql.raw(dir);
 	const walked = db
 		.select({
 			...getTableColumns(qaItem),
@@ -265,7 +294,7 @@ async function searchSegment(
 		.from(qaItem)
 		.where(segment)
 		.orderBy(...order)
-		.limit(limit * SEARCH_WALK)
+		.limit(limit * walk)
 		.as('qa_item');
 	const first = await db
 		.select(itemColumns(query.sort, walked))
@@ -274,24 +303,8 @@ async function searchSegment(
 		.orderBy(sql`"qa_item"."sort_key" ${d}`, sql`"qa_item"."id" ${d}`)
 		.limit(limit);
 	if (first.length >= limit) return first;
-	// Up to FEW_MATCHES matching versions are read first and their items found by their ids (an
-	// index probe each); more are joined in one pass over the items.
-	const versions = rowsOf<{ id: number | string }>(
-		await db.execute(sql`select m.id from (${searchVersions(query.q!)}) m limit ${FEW_MATCHES + 1}`)
-	);
-	const matching =
-		versions.length > FEW_MATCHES
-			? filters
-			: itemFilters(
-					db,
-					query,
-					sql`"qa_item"."current_version_id" = any(${`{${versions.map((v) => v.id).join(',')}}`}::int[])`
-				);
-	const byKey = query.sort === 'id' ? sql`m.id ${d}` : sql`m.k ${d}, m.id ${d}`;
-	const matches = sql`"qa_item"."id" in (with m as materialized (
-		select "qa_item"."id" as id, ${SORT_KEYS[query.sort].expr} as k from "qa_item" where ${and(segment, matching)})
-		select m.id from m order by ${byKey} limit ${limit})`;
-	return selectItems(db, query.sort, dir, matches, limit);
+	const many = bound < fewMatches ? await versions(fewMatches) : [];
+	return sorted(many.length && many.length <= fewMatches ? many : null);
 }
 
 /**
