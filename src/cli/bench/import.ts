@@ -350,6 +350,14 @@ const TARGET_SECONDS = { postgres: 10, pglite: 15 };
 async function floorOn(handle: CountedHandle, io: Io, imported: Measured) {
 	await migrateDatabase(handle);
 	const floor = await floorImport(handle, await benchFile());
+	const [written] = rowsOf<{ items: number; versions: number; tasks: number }>(
+		await handle.db.execute(sql`
+			select (select count(*) from qa_item)::int as items,
+				(select count(*) from qa_item_version)::int as versions,
+				(select count(*) from review_task)::int as tasks`)
+	);
+	if (written.items !== N || written.versions !== N || written.tasks !== N)
+		throw new Error(`The floor wrote other rows than the import: ${JSON.stringify(written)}`);
 	io.stdout(
 		importLine(
 			'floor: the same file parsed, its rows written by bare multi-row INSERTs (new database)',
