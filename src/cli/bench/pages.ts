@@ -6,6 +6,7 @@ import { encodeCursor, orderBy, sortValue, type ItemSort } from '$lib/server/dom
 import { adminOverview } from '$lib/server/domain/items/overview';
 import { verificationProgress } from '$lib/server/domain/verification/progress';
 import { seedUsers } from '$lib/server/fixtures/review';
+import { seedVerification } from '$lib/server/fixtures/verification';
 import { benchDatabase } from './database';
 import { seedBenchItems } from './seed';
 import type { Io } from '../io';
@@ -16,83 +17,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 50);
 
 function percentile(sorted: number[], p: number) {
 	return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-/**
- * Verification under way on the bench items: realistic questions and answers, about half the
- * items reviewed (some twice, some amended), states and final verdicts to match, a few disputes
- * and feedback notes holding items. Set-based SQL, keyed on hashes of the item id.
- */
-export async function seedVerification(db: Db, reviewerIds: string[]) {
-	const reviewers = sql`array[${sql.join(
-		reviewerIds.map((id) => sql`${id}`),
-		sql`, `
-	)}]::text[]`;
-	const pick = (salt: string, n: number) =>
-		sql.raw(`(abs(hashtext(id::text || '${salt}')) % ${n})`);
-	await db.execute(sql`
-		update qa_item set question = (array['Which drug is first-line for', 'What is the most common cause of',
-			'Which test confirms', 'What is a contraindication to', 'Which sign suggests',
-			'What is the mechanism of', 'Which complication follows', 'What dose adjustment is needed for'])[1 + ${pick('s', 8)}]
-			|| ' ' || (array['metformin therapy', 'hypothyroidism', 'atrial fibrillation', 'asthma', 'sepsis',
-			'warfarin use', 'community-acquired pneumonia', 'diabetic ketoacidosis', 'heart failure', 'migraine',
-			'iron-deficiency anaemia', 'appendicitis', 'COPD', 'hypertension', 'ischaemic stroke', 'lithium toxicity',
-			'tuberculosis', 'psoriasis', 'gout', 'osteoporosis'])[1 + ${pick('t', 20)}]
-			|| ' ' || (array['in adults', 'in pregnancy', 'in children', 'after surgery', 'in the elderly',
-			'with renal impairment', 'in primary care'])[1 + ${pick('q', 7)}] || ' (case ' || id || ')?',
-			updated_at = now() - (${pick('u', 200_000)} * interval '13 seconds')`);
-	await db.execute(sql`
-		update qa_item_version v set question = i.question,
-			answer = (array['True', 'False', 'Levothyroxine', 'Anticoagulation', 'Blood cultures', 'Spirometry'])[1 + abs(hashtext(i.id::text || 'a')) % 6]
-		from qa_item i where i.id = v.item_id`);
-	// States by bucket: 45 % awaiting primary, 10 % awaiting secondary, 2 % awaiting adjudication,
-	// 42 % done, 1 % withdrawn.
-	await db.execute(sql`
-		update qa_item set status = (case
-				when b < 45 then 'awaiting_primary' when b < 55 then 'awaiting_secondary'
-				when b < 57 then 'awaiting_adjudication' when b < 99 then 'done' else 'withdrawn' end)::item_status,
-			final_verdict = case when b between 57 and 98 then (array['correct', 'correct', 'correct', 'cannot_tell', 'incorrect'])[1 + abs(hashtext(id::text || 'v')) % 5]::verdict end,
-			final_relevance = case when b between 57 and 98 then 1 + abs(hashtext(id::text || 'r')) % 5 end,
-			provenance = case when b between 57 and 98 then (case when b < 80 then 'single' when b < 95 then 'agreed' else 'adjudicated' end)::provenance end,
-			in_secondary_sample = b between 45 and 56 or b between 80 and 98
-		from (select id as bid, abs(hashtext(id::text || 'b')) % 100 as b from qa_item) s where s.bid = qa_item.id`);
-	await db.execute(sql`
-		update review_task t set state = 'done', done_by = (${reviewers})[1 + t.item_id % ${reviewerIds.length}], done_at = now(),
-			public_id = substr(md5('p' || t.id::text), 1, 24)
-		from qa_item i where i.id = t.item_id and i.status not in ('awaiting_primary', 'withdrawn')`);
-	await db.execute(sql`
-		insert into review_task (item_id, round, state, done_by, done_at, public_id)
-		select id, 'secondary', case when status = 'awaiting_secondary' then 'pending' else 'done' end::task_state,
-			case when status <> 'awaiting_secondary' then (${reviewers})[1 + (id + 1) % ${reviewerIds.length}] end,
-			case when status <> 'awaiting_secondary' then now() end,
-			case when status <> 'awaiting_secondary' then substr(md5('s' || id::text), 1, 24) end
-		from qa_item where in_secondary_sample and status <> 'withdrawn'`);
-	await db.execute(sql`
-		insert into review (task_id, item_id, item_version_id, round, reviewer_id, revision, verdict, relevance, time_on_task_ms, idempotency_key)
-		select t.id, t.item_id, i.current_version_id, t.round, t.done_by, 1,
-			coalesce(i.final_verdict, 'correct'), coalesce(i.final_relevance, 3),
-			20000 + abs(hashtext(t.id::text)) % 300000, 'bench-' || t.id
-		from review_task t join qa_item i on i.id = t.item_id where t.state = 'done'`);
-	// 2 % of reviews amended once.
-	await db.execute(sql`
-		insert into review (task_id, item_id, item_version_id, round, reviewer_id, revision, supersedes_id, verdict, relevance, time_on_task_ms, idempotency_key)
-		select task_id, item_id, item_version_id, round, reviewer_id, 2, id, verdict, relevance, time_on_task_ms, idempotency_key || '-2'
-		from review where id % 50 = 0`);
-	// Reviews written directly: the reviewers' tallies recomputed from them
-	// (reviewer_tally_refresh: src/lib/server/db/functions/review.sql).
-	await db.execute(sql`select reviewer_tally_refresh(id) from dataset`);
-	// Held: 0.5 % by an open dispute, 0.5 % by an unresolved note; 1 % of notes resolved.
-	await db.execute(sql`
-		insert into dispute (item_id, item_version_id, raised_by, category, reason)
-		select id, current_version_id, (${reviewers})[1], 'other', 'bench' from qa_item where id % 200 = 3`);
-	await db.execute(sql`
-		insert into feedback_note (item_id, item_version_id, author_id, category, body, resolved_at)
-		select id, current_version_id, (${reviewers})[2], 'wording', 'bench',
-			case when id % 200 <> 7 then now() end
-		from qa_item where id % 200 in (7, 11, 13)`);
-	// The steady state autovacuum leaves after bulk writes: statistics, and the trigram indexes'
-	// pending entries merged (until then a search also reads the pending list).
-	await db.execute(sql`vacuum analyze`);
 }
 
 async function timeIt(runs: number, work: () => Promise<unknown>) {

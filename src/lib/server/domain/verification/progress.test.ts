@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { rowsOf } from '../../db/client';
 import { describeEachDb } from '../../db/testing';
 import { seedUsers } from '../../fixtures/review';
-import { seedVerification } from '../../../../cli/bench/pages';
+import { seedVerification } from '../../fixtures/verification';
 import { itemOutcome, type ItemStatus, type QaType, type Verdict } from '../../../constants';
 import { verificationProgress } from './progress';
 
