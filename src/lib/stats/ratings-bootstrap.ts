@@ -411,17 +411,7 @@ export function compileRatings(r: Rating[], order: Value[] | null): CompiledRati
  * and each unit counted as often as its cluster was drawn — exact, as the statistics are sums over
  * units, and the same intervals as the generic bootstrap over clusters with the same seed.
  */
-export function ratingIntervals(
-	r: Rating[],
-	opts: {
-		order?: (string | number)[];
-		level?: Level;
-		resamples: number;
-		seed: string;
-		confidence?: number;
-		clusterOf?: (unit: string) => string;
-	}
-): Record<RatingKey, Interval> {
+export function ratingIntervals(r: Rating[], opts: EstimateOptions): Record<RatingKey, Interval> {
 	const confidence = checkBootstrapOptions({ resamples: opts.resamples, level: opts.confidence });
 	return ratingEstimates(r, { ...opts, confidence }).intervals!;
 }

@@ -532,14 +532,20 @@ export async function studyInput(
 	studyId: number,
 	options: StudyOptions
 ): Promise<StudyInput> {
+	const { rows, run, excluded } = await rankingsAndRun(db, studyId, options);
+	const scores = run ? await candidateScores(db, studyId, run.id) : new Map();
+	return { studyId, rows, run, scores, excluded };
+}
+
+/** A study's rankings, its exclusion counts and the scoring run asked for (else the newest). */
+async function rankingsAndRun(db: Db, studyId: number, options: StudyOptions) {
 	const [rows, runs, excluded] = await Promise.all([
 		rankingJudgements(db, studyId),
 		studyRuns(db, studyId),
 		excludedCounts(db, studyId)
 	]);
 	const run = (options.runId == null ? runs[0] : runs.find((r) => r.id === options.runId)) ?? null;
-	const scores = run ? await candidateScores(db, studyId, run.id) : new Map();
-	return { studyId, rows, run, scores, excluded };
+	return { rows, run, excluded };
 }
 
 /** The physicians' rankings as rank rows and Plackett–Luce input, and the experts' leaderboard. */
@@ -613,12 +619,7 @@ export async function studyAgreement(
 	studyId: number,
 	options: StudyOptions
 ): Promise<StudyAgreement> {
-	const [rows, runs, excluded] = await Promise.all([
-		rankingJudgements(db, studyId),
-		studyRuns(db, studyId),
-		excludedCounts(db, studyId)
-	]);
-	const run = (options.runId == null ? runs[0] : runs.find((r) => r.id === options.runId)) ?? null;
+	const { rows, run, excluded } = await rankingsAndRun(db, studyId, options);
 	// The scores are read on the server while the Plackett–Luce bootstrap, the longest part, runs.
 	const scores: Promise<StudyInput['scores']> = run
 		? candidateScores(db, studyId, run.id)
