@@ -188,6 +188,9 @@ test('a reviewer passes the qualification round on their second attempt before l
 	await loginAs(second, 'reviewer2');
 	await test.step('a second reviewer fails both attempts', async () => {
 		await second.goto('/review/qualification');
+		// Keys pressed before the page hydrates reach no handler: let its modules load and run.
+		await second.waitForLoadState('networkidle');
+		await second.evaluate(() => new Promise(requestAnimationFrame));
 		for (let i = 0; i < 4; i++) {
 			if (i > 0) await second.getByRole('link', { name: 'Next pair' }).click();
 			await answer(second, false);
@@ -219,6 +222,9 @@ test('a reviewer passes the qualification round on their second attempt before l
 		).toContainText('Went through the anchors again');
 		await expectAccessible(admin, 'organiser page, with a grant');
 		await second.goto('/review/qualification');
+		// Keys pressed before the page hydrates reach no handler: let its modules load and run.
+		await second.waitForLoadState('networkidle');
+		await second.evaluate(() => new Promise(requestAnimationFrame));
 		await expect(second.getByText('1 attempt left')).toBeVisible();
 		await expect(second.locator('h2.question')).toBeVisible();
 	});

@@ -101,6 +101,9 @@ test('one verification cycle: seeded sample, keyboard review, blind secondary, a
 		await page.goto('/review');
 		await page.getByRole('button', { name: 'Start reviewing' }).click();
 		await expect(page.getByText('Independent second review')).toBeVisible();
+		// The keys below need the page hydrated: let its modules load and run.
+		await page.waitForLoadState('networkidle');
+		await page.evaluate(() => new Promise(requestAnimationFrame));
 		// Blind: nothing of the first review or its author is on the page.
 		const body = await page.locator('main').textContent();
 		expect(body).not.toContain(E2E_ACCOUNTS.reviewer.displayName);
