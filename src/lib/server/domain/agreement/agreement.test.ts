@@ -14,7 +14,14 @@ import { MIN_INTERVAL_UNITS } from '../../../stats/bootstrap';
 import { addReview, PAIRS, seedStudy } from '../../fixtures/agreement-known';
 import { seedItems, seedUsers } from '../../fixtures/review';
 import { cachedStudyAgreement, cachedVerificationAgreement } from './cache';
-import { dashboardReports, DEFAULT_RESAMPLES, DEFAULT_SEED, readDashboardQuery } from './dashboard';
+import { isPending } from './background';
+import {
+	dashboardReports,
+	dashboardReportsOrProgress,
+	DEFAULT_RESAMPLES,
+	DEFAULT_SEED,
+	readDashboardQuery
+} from './dashboard';
 import { studyAgreement } from './study';
 import { verificationAgreement } from './verification';
 
@@ -214,6 +221,28 @@ describeEachDb('agreement dashboard', (h) => {
 		);
 		expect(asked.query.study).toBe(single.id);
 		expect(asked.studyPick).toEqual({ how: 'asked', newerWithout: 0 });
+	});
+
+	it('shows the progress of reports not ready in time, and then the same reports', async () => {
+		const { study } = await seedStudy(h.db);
+		const query = { ...readDashboardQuery(new URLSearchParams()), resamples: 400 };
+		const first = await dashboardReportsOrProgress(h.db, query, 0);
+		expect(isPending(first.study)).toBe(true);
+		if (!isPending(first.study)) return;
+		expect(first.study.pending.report).toBe("the study's agreement report");
+		const { step, steps } = first.study.pending;
+		expect(step).toBeLessThanOrEqual(steps);
+		// Asked again with time to wait, the page gets the reports computed in the background…
+		let page = await dashboardReportsOrProgress(h.db, query, 60_000);
+		while (isPending(page.study) || isPending(page.verification) || isPending(page.leaderboards))
+			page = await dashboardReportsOrProgress(h.db, query, 60_000);
+		expect(page.query.study).toBe(study.id);
+		// … the numbers the dashboard computes in turn, read from the cache they were stored in.
+		const direct = await dashboardReports(h.db, query);
+		expect(direct.study?.fresh).toBe(false);
+		expect(page.study?.result).toEqual(direct.study?.result);
+		expect(page.study?.result.inputs.rankings).toBe(6);
+		expect(page.verification?.result).toEqual(direct.verification?.result);
 	});
 
 	it('says when no study has a submitted ranking', async () => {

@@ -25,6 +25,7 @@ import {
 	studyRuns,
 	verificationFingerprint
 } from './extract';
+import { reportPart, resamplesPart } from './background';
 import { studyAgreement, type StudyAgreement, type StudyOptions } from './study';
 import {
 	verificationAgreement,
@@ -39,14 +40,22 @@ export interface Cached<T> {
 	fresh: boolean;
 }
 
-async function cached<T>(
+/**
+ * How a report that is not in the cache is computed: in turn (none given), or by a runner that may
+ * give something else in its place (P) while it computes, e.g. its progress (see ./background).
+ * `key` names the report, its options and the state of its data.
+ */
+export type Defer<P> = <T>(key: string, compute: () => Promise<T>) => Promise<T | P>;
+
+async function cached<T, P = never>(
 	db: Db,
 	kind: 'verification' | 'study' | 'rubric' | 'pairwise' | 'evidence' | 'leaderboards',
 	subjectId: number,
 	options: string,
 	fingerprint: string,
-	compute: () => Promise<T>
-): Promise<Cached<T>> {
+	compute: () => Promise<T>,
+	defer?: Defer<P>
+): Promise<Cached<T> | P> {
 	const where = and(
 		eq(statsCache.kind, kind),
 		eq(statsCache.subjectId, subjectId),
@@ -55,6 +64,21 @@ async function cached<T>(
 	const [row] = await db.select().from(statsCache).where(where);
 	if (row && row.fingerprint === fingerprint)
 		return { result: row.result as T, computedAt: row.computedAt, fresh: false };
+	const computeAndStore = () =>
+		computeAndStoreReport(db, kind, subjectId, options, fingerprint, compute);
+	return defer
+		? defer(`${kind}:${subjectId}:${options}:${fingerprint}`, computeAndStore)
+		: computeAndStore();
+}
+
+async function computeAndStoreReport<T>(
+	db: Db,
+	kind: 'verification' | 'study' | 'rubric' | 'pairwise' | 'evidence' | 'leaderboards',
+	subjectId: number,
+	options: string,
+	fingerprint: string,
+	compute: () => Promise<T>
+): Promise<Cached<T>> {
 	const result = await compute();
 	const computedAt = new Date();
 	// A JSON round trip stores exactly what a later read returns (no undefined keys, no Dates).
@@ -70,27 +94,30 @@ async function cached<T>(
 }
 
 /** `verificationAgreement`, recomputed only when the dataset's reviews or adjudications changed. */
-export async function cachedVerificationAgreement(
+export async function cachedVerificationAgreement<P = never>(
 	db: Db,
 	datasetId: number,
-	opts: AgreementOptions
-): Promise<Cached<VerificationAgreement>> {
+	opts: AgreementOptions,
+	defer?: Defer<P>
+): Promise<Cached<VerificationAgreement> | P> {
 	return cached(
 		db,
 		'verification',
 		datasetId,
 		`resamples=${opts.resamples};seed=${opts.seed}`,
 		await verificationFingerprint(db, datasetId),
-		() => verificationAgreement(db, datasetId, opts)
+		() => verificationAgreement(db, datasetId, opts),
+		defer
 	);
 }
 
 /** `studyAgreement`, recomputed only when the study's rankings or the run's scores changed. */
-export async function cachedStudyAgreement(
+export async function cachedStudyAgreement<P = never>(
 	db: Db,
 	studyId: number,
-	opts: AgreementOptions & { runId?: number | null }
-): Promise<Cached<StudyAgreement>> {
+	opts: AgreementOptions & { runId?: number | null },
+	defer?: Defer<P>
+): Promise<Cached<StudyAgreement> | P> {
 	// The newest run is part of the key: a new run replaces the numbers of "the newest".
 	const runId = opts.runId ?? (await studyRuns(db, studyId))[0]?.id ?? null;
 	const options: StudyOptions = { resamples: opts.resamples, seed: opts.seed, runId };
@@ -100,7 +127,8 @@ export async function cachedStudyAgreement(
 		studyId,
 		`resamples=${opts.resamples};seed=${opts.seed};run=${runId ?? 'none'}`,
 		await studyFingerprint(db, studyId, runId),
-		() => studyAgreement(db, studyId, options)
+		() => studyAgreement(db, studyId, options),
+		defer
 	);
 }
 
@@ -110,11 +138,12 @@ export async function cachedStudyAgreement(
  * study the report takes tens of seconds (src/lib/stats/README.md). Its intervals need at least one
  * resample, so 0 resamples gives the report's own default.
  */
-export async function cachedRubricReport(
+export async function cachedRubricReport<P = never>(
 	db: Db,
 	studyId: number,
-	opts: AgreementOptions
-): Promise<Cached<RubricReport> | null> {
+	opts: AgreementOptions,
+	defer?: Defer<P>
+): Promise<Cached<RubricReport> | null | P> {
 	// Not opened yet: nothing to compute, and nothing worth a cache row.
 	if (!(await frozenRubric(db, studyId))) return null;
 	const boot =
@@ -125,7 +154,13 @@ export async function cachedRubricReport(
 		studyId,
 		`resamples=${boot.resamples};seed=${boot.seed}`,
 		await rubricFingerprint(db, studyId),
-		async () => (await rubricReport(db, studyId, await studyJudgeInput(db, studyId), boot))!
+		async () => {
+			await reportPart(1, 2, "reading the score sheets and the judges' scores");
+			const input = await studyJudgeInput(db, studyId);
+			await reportPart(2, 2, resamplesPart('the rubric report', boot.resamples));
+			return (await rubricReport(db, studyId, input, boot))!;
+		},
+		defer
 	);
 }
 
@@ -136,11 +171,12 @@ const bootOf = (opts: AgreementOptions, fallback: { resamples: number; seed: str
  * The pairwise report of a pairwise study (null when it has not opened), recomputed only when a
  * preference is submitted or the judges' preferences change.
  */
-export async function cachedPairwiseReport(
+export async function cachedPairwiseReport<P = never>(
 	db: Db,
 	studyId: number,
-	opts: AgreementOptions
-): Promise<Cached<PairwiseReport> | null> {
+	opts: AgreementOptions,
+	defer?: Defer<P>
+): Promise<Cached<PairwiseReport> | null | P> {
 	if (!(await pairwiseForm(db, studyId))) return null;
 	const boot = bootOf(opts, PAIRWISE_BOOTSTRAP);
 	return cached(
@@ -149,7 +185,11 @@ export async function cachedPairwiseReport(
 		studyId,
 		`resamples=${boot.resamples};seed=${boot.seed}`,
 		await pairwiseFingerprint(db, studyId),
-		async () => (await pairwiseReport(db, studyId, boot))!
+		async () => {
+			await reportPart(1, 1, resamplesPart('the pairwise report', boot.resamples));
+			return (await pairwiseReport(db, studyId, boot))!;
+		},
+		defer
 	);
 }
 
@@ -158,11 +198,12 @@ export async function cachedPairwiseReport(
  * the dashboard's default seed (or 0 resamples) it takes the report's own bootstrap
  * (`evidence-<study id>`), so the page shows the numbers `evidenceReport` gives.
  */
-export async function cachedEvidenceReport(
+export async function cachedEvidenceReport<P = never>(
 	db: Db,
 	studyId: number,
-	opts: AgreementOptions & { defaultSeed?: string }
-): Promise<Cached<EvidenceReport>> {
+	opts: AgreementOptions & { defaultSeed?: string },
+	defer?: Defer<P>
+): Promise<Cached<EvidenceReport> | P> {
 	const boot =
 		opts.resamples >= 1 && opts.seed !== opts.defaultSeed
 			? { resamples: opts.resamples, seed: opts.seed }
@@ -173,7 +214,11 @@ export async function cachedEvidenceReport(
 		studyId,
 		`resamples=${boot.resamples};seed=${boot.seed}`,
 		await evidenceFingerprint(db, studyId),
-		async () => (await evidenceReport(db, studyId, boot))!
+		async () => {
+			await reportPart(1, 1, resamplesPart('the evidence report', boot.resamples));
+			return (await evidenceReport(db, studyId, boot))!;
+		},
+		defer
 	);
 }
 
@@ -182,11 +227,12 @@ export async function cachedEvidenceReport(
  * studies sharing its questions, on the shared questions: recomputed when any study's judgements
  * change.
  */
-export async function cachedLeaderboards(
+export async function cachedLeaderboards<P = never>(
 	db: Db,
 	studyId: number,
-	opts: AgreementOptions
-): Promise<Cached<{ own: ComparedLeaderboard[]; others: ComparedLeaderboard[] }>> {
+	opts: AgreementOptions,
+	defer?: Defer<P>
+): Promise<Cached<{ own: ComparedLeaderboard[]; others: ComparedLeaderboard[] }> | P> {
 	const boot = bootOf(opts, PAIRWISE_BOOTSTRAP);
 	return cached(
 		db,
@@ -194,6 +240,10 @@ export async function cachedLeaderboards(
 		studyId,
 		`resamples=${boot.resamples};seed=${boot.seed}`,
 		await leaderboardFingerprint(db),
-		() => compareLeaderboards(db, studyId, boot)
+		async () => {
+			await reportPart(1, 1, resamplesPart('the Bradley–Terry leaderboards', boot.resamples));
+			return compareLeaderboards(db, studyId, boot);
+		},
+		defer
 	);
 }

@@ -8,8 +8,10 @@ import {
 	cachedPairwiseReport,
 	cachedRubricReport,
 	cachedStudyAgreement,
-	cachedVerificationAgreement
+	cachedVerificationAgreement,
+	type Defer
 } from './cache';
+import { databaseToken, inBackground, type Pending } from './background';
 import { studyRuns } from './extract';
 import { excludedCounts, excludedReviewCounts, excludedSentence } from '../exclusions';
 
@@ -111,7 +113,28 @@ export async function dashboardChoices(db: Db, studyId: number | undefined) {
  * (`pairwise`), for an evidence study its BioGen figures (`evidence`), and for any design the Bradley–Terry leaderboards its questions got in it and in
  * other studies (`leaderboards`).
  */
-export async function dashboardReports(db: Db, query: DashboardQuery) {
+export function dashboardReports(db: Db, query: DashboardQuery) {
+	return reportsWith<never>(db, query, () => undefined);
+}
+
+/**
+ * dashboardReports for a page: a report not ready within `waitMs` is Pending (where its
+ * computation has got), and goes on computing beside the page, which asks again.
+ */
+export function dashboardReportsOrProgress(db: Db, query: DashboardQuery, waitMs: number) {
+	const deadline = Date.now() + waitMs;
+	return reportsWith<Pending>(
+		db,
+		query,
+		(name) => (key, compute) =>
+			inBackground(`${databaseToken(db)}:${key}`, name, compute, deadline - Date.now())
+	);
+}
+
+/** How the report named is computed when it is not in the cache (undefined: in turn). */
+type Obtain<P> = (name: string) => Defer<P> | undefined;
+
+async function reportsWith<P>(db: Db, query: DashboardQuery, defer: Obtain<P>) {
 	const { chosen, pick, ...choices } = await dashboardChoices(db, query.study);
 	const datasetId = query.dataset ?? choices.datasets[0]?.id ?? null;
 	const studyId = chosen ?? null;
@@ -129,24 +152,46 @@ export async function dashboardReports(db: Db, query: DashboardQuery) {
 		choices,
 		query: { ...query, dataset: ds, study: st, run: runId },
 		studyPick: pick,
-		verification: ds === null ? null : await cachedVerificationAgreement(db, ds, opts),
+		verification:
+			ds === null
+				? null
+				: await cachedVerificationAgreement(db, ds, opts, defer("the reviewers' agreement report")),
 		study:
 			st === null || design !== 'ranking'
 				? null
-				: await cachedStudyAgreement(db, st, { ...opts, runId }),
-		rubric: st !== null && rubric ? await cachedRubricReport(db, st, opts) : null,
+				: await cachedStudyAgreement(
+						db,
+						st,
+						{ ...opts, runId },
+						defer("the study's agreement report")
+					),
+		rubric:
+			st !== null && rubric
+				? await cachedRubricReport(db, st, opts, defer("the study's rubric report"))
+				: null,
 		/** The shown study is a rubric study (its report is null until it opens). */
 		rubricStudy: rubric,
-		pairwise: st !== null && pairwise ? await cachedPairwiseReport(db, st, opts) : null,
+		pairwise:
+			st !== null && pairwise
+				? await cachedPairwiseReport(db, st, opts, defer("the study's pairwise report"))
+				: null,
 		/** The shown study is a pairwise study (its report is null until it opens). */
 		pairwiseStudy: pairwise,
 		/** An evidence study's BioGen figures and agreement between assessors. */
 		evidence:
 			st !== null && evidence
-				? await cachedEvidenceReport(db, st, { ...opts, defaultSeed: DEFAULT_SEED })
+				? await cachedEvidenceReport(
+						db,
+						st,
+						{ ...opts, defaultSeed: DEFAULT_SEED },
+						defer("the study's evidence report")
+					)
 				: null,
 		/** Bradley–Terry leaderboards of the study and of the studies sharing its questions. */
-		leaderboards: st === null ? null : await cachedLeaderboards(db, st, opts),
+		leaderboards:
+			st === null
+				? null
+				: await cachedLeaderboards(db, st, opts, defer('the Bradley–Terry leaderboards')),
 		/** What exclusions leave out of the shown study's and dataset's figures, read fresh. */
 		excluded: {
 			study: st === null ? null : excludedSentence(await excludedCounts(db, st)),

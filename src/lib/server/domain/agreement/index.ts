@@ -7,7 +7,7 @@ export {
 	cachedStudyAgreement,
 	cachedVerificationAgreement
 } from './cache';
-export { dashboardReports, readDashboardQuery } from './dashboard';
+export { dashboardReports, dashboardReportsOrProgress, readDashboardQuery } from './dashboard';
 export {
 	agreementBundle,
 	agreementBundleFiles,

@@ -26,6 +26,7 @@ import {
 } from './extract';
 import type { AgreementOptions, Estimate } from './verification';
 import { excludedCounts, type ExcludedCounts } from '../exclusions';
+import { reportPart, resamplesPart } from './background';
 
 /** Study options: the bootstrap, and which scoring run the metrics come from (null: the newest). */
 export interface StudyOptions extends AgreementOptions {
@@ -619,7 +620,13 @@ export async function studyAgreement(
 	studyId: number,
 	options: StudyOptions
 ): Promise<StudyAgreement> {
+	await reportPart(1, 3, 'reading the rankings');
 	const { rows, run, excluded } = await rankingsAndRun(db, studyId, options);
+	await reportPart(
+		2,
+		3,
+		resamplesPart("the experts' leaderboard (Plackett–Luce)", options.resamples)
+	);
 	// The scores are read on the server while the Plackett–Luce bootstrap, the longest part, runs.
 	const scores: Promise<StudyInput['scores']> = run
 		? candidateScores(db, studyId, run.id)
@@ -627,5 +634,11 @@ export async function studyAgreement(
 	scores.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
 	await new Promise((resolve) => setImmediate(resolve)); // the query is sent
 	const expert = expertPart(rows, options);
-	return studyReport({ studyId, rows, run, scores: await scores, excluded }, options, expert);
+	const scored = await scores;
+	await reportPart(
+		3,
+		3,
+		resamplesPart('agreement between physicians and metrics', options.resamples)
+	);
+	return studyReport({ studyId, rows, run, scores: scored, excluded }, options, expert);
 }

@@ -18,6 +18,7 @@ import {
 } from '../../../stats/types';
 import { reviewJudgements, verificationOutcomes, type ReviewJudgement } from './extract';
 import { excludedReviewCounts } from '../exclusions';
+import { reportPart, resamplesPart } from './background';
 
 /** Options every agreement computation takes: bootstrap resamples (0: no intervals) and seed. */
 export interface AgreementOptions {
@@ -242,5 +243,8 @@ export async function verificationAgreement(
 	datasetId: number,
 	options: AgreementOptions
 ): Promise<VerificationAgreement> {
-	return verificationReport(await verificationInput(db, datasetId), options);
+	await reportPart(1, 2, 'reading the reviews');
+	const input = await verificationInput(db, datasetId);
+	await reportPart(2, 2, resamplesPart('agreement between reviewers', options.resamples));
+	return verificationReport(input, options);
 }

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import {
+	DEFAULT_REPORT_WAIT_MS,
+	inBackground,
+	isPending,
+	reportPart,
+	reportsInBackground,
+	reportWaitFromEnv,
+	resamplesPart
+} from './background';
+
+/** A computation the test ends by hand, reporting its parts as a report does. */
+function controlled<T>(value: T) {
+	let finish!: () => void;
+	let fail!: (error: Error) => void;
+	const gate = new Promise<void>((resolve, reject) => {
+		finish = resolve;
+		fail = reject;
+	});
+	// Failed before the computation reaches it, the gate is not an unhandled rejection.
+	gate.catch(() => {});
+	let calls = 0;
+	const compute = async () => {
+		calls++;
+		await reportPart(1, 2, 'reading');
+		await reportPart(2, 2, resamplesPart('the bootstrap', 1000));
+		await gate;
+		return value;
+	};
+	return { compute, finish: () => finish(), fail: (e: Error) => fail(e), calls: () => calls };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('reports computed in the background', () => {
+	it('gives the value of a computation that ends within the wait, and keeps nothing', async () => {
+		const value = await inBackground('quick', 'a quick report', async () => 42, 1000);
+		expect(value).toBe(42);
+		expect(reportsInBackground()).toBe(0);
+	});
+
+	it('shows where a longer one has got, computes it once for every caller, then gives its value', async () => {
+		const job = controlled({ figure: 0.5 });
+		const first = await inBackground('slow', "the study's agreement report", job.compute, 20);
+		expect(isPending(first)).toBe(true);
+		if (!isPending(first)) return;
+		expect(first.pending).toMatchObject({
+			report: "the study's agreement report",
+			part: 'the bootstrap, 1,000 resamples',
+			step: 2,
+			steps: 2
+		});
+		expect(Date.parse(first.pending.startedAt)).toBeLessThanOrEqual(Date.now());
+		// Asked again while it runs: the same computation, still going.
+		const again = await inBackground('slow', "the study's agreement report", job.compute, 0);
+		expect(isPending(again)).toBe(true);
+		expect(job.calls()).toBe(1);
+		// A caller that waits long enough gets the value when it ends.
+		const waiting = inBackground('slow', "the study's agreement report", job.compute, 60_000);
+		job.finish();
+		expect(await waiting).toEqual({ figure: 0.5 });
+		expect(job.calls()).toBe(1);
+		await tick();
+		expect(reportsInBackground()).toBe(0);
+	});
+
+	it('reports a failure to the next caller once; the caller after starts afresh', async () => {
+		const job = controlled('never');
+		expect(isPending(await inBackground('failing', 'a report', job.compute, 0))).toBe(true);
+		job.fail(new Error('the database went away'));
+		await tick();
+		await expect(inBackground('failing', 'a report', job.compute, 0)).rejects.toThrow(
+			'the database went away'
+		);
+		const retry = await inBackground('failing', 'a report', async () => 'recomputed', 1000);
+		expect(retry).toBe('recomputed');
+	});
+
+	it('reports a failure within the wait to the caller that waited', async () => {
+		await expect(
+			inBackground(
+				'failing-fast',
+				'a report',
+				async () => {
+					throw new Error('bad options');
+				},
+				1000
+			)
+		).rejects.toThrow('bad options');
+		expect(reportsInBackground()).toBe(0);
+	});
+
+	it('keeps the computations of different keys apart', async () => {
+		const a = controlled('a');
+		const b = controlled('b');
+		expect(isPending(await inBackground('key-a', 'report a', a.compute, 0))).toBe(true);
+		expect(isPending(await inBackground('key-b', 'report b', b.compute, 0))).toBe(true);
+		b.finish();
+		expect(await inBackground('key-b', 'report b', b.compute, 60_000)).toBe('b');
+		a.finish();
+		expect(await inBackground('key-a', 'report a', a.compute, 60_000)).toBe('a');
+		expect([a.calls(), b.calls()]).toEqual([1, 1]);
+	});
+
+	it('names parts with their resamples, and none without a bootstrap', () => {
+		expect(resamplesPart('the rubric report', 10_000)).toBe('the rubric report, 10,000 resamples');
+		expect(resamplesPart('the rubric report', 0)).toBe('the rubric report');
+	});
+
+	it('reads REPORT_WAIT_MS, refusing what is not a wait', () => {
+		expect(reportWaitFromEnv({})).toBe(DEFAULT_REPORT_WAIT_MS);
+		expect(reportWaitFromEnv({ REPORT_WAIT_MS: '0' })).toBe(0);
+		expect(reportWaitFromEnv({ REPORT_WAIT_MS: '2500' })).toBe(2500);
+		for (const bad of ['-1', 'soon', '1.5', '999999999'])
+			expect(() => reportWaitFromEnv({ REPORT_WAIT_MS: bad })).toThrow(
+				'REPORT_WAIT_MS must be a whole number of milliseconds from 0 to 600000.'
+			);
+	});
+});

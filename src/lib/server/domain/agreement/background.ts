@@ -1,0 +1,149 @@
+// A report that takes longer than a page may wait is computed beside the request that asked for it:
+// the page shows how far it has got and asks again, instead of holding the request (and the
+// organiser) until the last resample. One computation per report and options in this process,
+// whoever asks; its result lands in the stats cache, where the next request finds it.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { z } from 'zod';
+
+/** How far a report's computation has got: the part it is in, of how many, since when. */
+export interface ReportProgress {
+	/** What is computed, e.g. "the study's agreement report". */
+	report: string;
+	/** The part computed now (e.g. "the experts' leaderboard, 1,000 resamples"). */
+	part: string;
+	/** The part's place (1-based) among the report's `steps` parts; 0 before the first. */
+	step: number;
+	steps: number;
+	/** When the computation started (ISO 8601). */
+	startedAt: string;
+}
+
+/** What a report is while it is computed. */
+export interface Pending {
+	pending: ReportProgress;
+}
+
+export function isPending<T>(value: T | Pending | null): value is Pending {
+	return value !== null && typeof value === 'object' && 'pending' in value;
+}
+
+interface Job {
+	promise: Promise<unknown>;
+	progress: ReportProgress;
+	/** Set when the computation failed and no request has been told yet. */
+	failure?: { error: unknown };
+}
+
+const jobs = new Map<string, Job>();
+const current = new AsyncLocalStorage<ReportProgress>();
+/** How long a failure waits for the next request to report it (then the next one tries again). */
+const FAILURE_KEPT_MS = 5 * 60_000;
+
+/**
+ * Inside a report's computation: it starts part `step` of `steps`, named `part`. In a background
+ * computation this records it and lets the server answer other requests (the page's own polls
+ * included) before the part runs; anywhere else it does nothing.
+ */
+export async function reportPart(step: number, steps: number, part: string): Promise<void> {
+	const progress = current.getStore();
+	if (!progress) return;
+	Object.assign(progress, { step, steps, part });
+	await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * `compute()` for the report under `key`, joined when this process already computes it: its value
+ * when it ends within `waitMs`, else where it has got (it goes on, and a later call with the same
+ * key gets its value, or its failure once). `report` names it for the page.
+ */
+export async function inBackground<T>(
+	key: string,
+	report: string,
+	compute: () => Promise<T>,
+	waitMs: number
+): Promise<T | Pending> {
+	let job = jobs.get(key);
+	if (job?.failure) {
+		jobs.delete(key);
+		throw job.failure.error;
+	}
+	if (!job) {
+		const progress: ReportProgress = {
+			report,
+			part: 'starting',
+			step: 0,
+			steps: 1,
+			startedAt: new Date().toISOString()
+		};
+		const started: Job = {
+			progress,
+			promise: current.run(progress, compute)
+		};
+		started.promise.then(
+			() => {
+				if (jobs.get(key) === started) jobs.delete(key);
+			},
+			(error: unknown) => {
+				if (jobs.get(key) !== started) return;
+				started.failure = { error };
+				setTimeout(() => {
+					if (jobs.get(key) === started) jobs.delete(key);
+				}, FAILURE_KEPT_MS).unref();
+			}
+		);
+		jobs.set(key, (job = started));
+	}
+	const running = job;
+	let timer: NodeJS.Timeout | undefined;
+	const waited = new Promise<'waited'>((resolve) => {
+		timer = setTimeout(() => resolve('waited'), Math.max(0, waitMs));
+	});
+	const outcome = running.promise.then(
+		(value) => ({ value: value as T }),
+		(error: unknown) => ({ error })
+	);
+	const first = await Promise.race([outcome, waited]);
+	clearTimeout(timer);
+	if (first === 'waited') return { pending: { ...running.progress } };
+	if ('error' in first) {
+		// This request reports the failure: the next one starts afresh.
+		if (jobs.get(key) === running) jobs.delete(key);
+		throw first.error;
+	}
+	return first.value;
+}
+
+const handles = new WeakMap<object, number>();
+let handleCount = 0;
+/** A token for a database handle: keys of different databases in one process never meet. */
+export function databaseToken(db: object): number {
+	let token = handles.get(db);
+	if (token === undefined) handles.set(db, (token = ++handleCount));
+	return token;
+}
+
+/** Reports computing now in this process (for tests and diagnostics). */
+export function reportsInBackground(): number {
+	return jobs.size;
+}
+
+/** How long the agreement page waits for a report before showing its progress: REPORT_WAIT_MS. */
+export const DEFAULT_REPORT_WAIT_MS = 1500;
+
+/** REPORT_WAIT_MS (default 1,500 ms; 0 shows the progress of any report not in the cache). */
+export function reportWaitFromEnv(env: Record<string, string | undefined> = process.env): number {
+	const parsed = z.coerce
+		.number()
+		.int()
+		.min(0)
+		.max(600_000)
+		.safeParse(env.REPORT_WAIT_MS ?? DEFAULT_REPORT_WAIT_MS);
+	if (!parsed.success)
+		throw new Error('REPORT_WAIT_MS must be a whole number of milliseconds from 0 to 600000.');
+	return parsed.data;
+}
+
+/** A part's name with its bootstrap: "agreement between reviewers, 1,000 resamples". */
+export function resamplesPart(part: string, resamples: number): string {
+	return resamples > 0 ? `${part}, ${resamples.toLocaleString('en')} resamples` : part;
+}
