@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { bootstrap, seededRandom } from './bootstrap';
-import { expertLeaderboard, plackettLuce, tierRankings, type TierRanking } from './leaderboard';
+import {
+	expertLeaderboard,
+	expertLeaderboardSteps,
+	plackettLuce,
+	tierRankings,
+	type TierRanking
+} from './leaderboard';
 
 /** Draws a full ranking from Plackett–Luce: each place is chosen with probability ∝ strength. */
 function simulate(random: () => number, strengths: Record<string, number>): string[][] {
@@ -135,6 +141,19 @@ describe('tierRankings and expertLeaderboard', () => {
 			expect(row.interval).toMatchObject({ resamples: 200, valid: 200, level: 0.95 });
 		}
 		expect(expertLeaderboard(rankings, { resamples: 200, seed: 'b' })).toEqual(board);
+	});
+
+	it('step by step, counts every resample and ends on the same leaderboard', () => {
+		const rankings = simulated('steps', 60);
+		const steps = expertLeaderboardSteps(rankings, { resamples: 30, seed: 's' });
+		const counted: number[] = [];
+		let step = steps.next();
+		while (!step.done) {
+			counted.push(step.value);
+			step = steps.next();
+		}
+		expect(counted).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+		expect(step.value).toEqual(expertLeaderboard(rankings, { resamples: 30, seed: 's' }));
 	});
 
 	it('gives the intervals of refitting plackettLuce on each resample of questions (same seed, same draws)', () => {

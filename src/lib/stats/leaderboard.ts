@@ -375,8 +375,32 @@ export function tierRankings(
  */
 export function expertLeaderboard(
 	rankings: TierRanking[],
-	opts: { resamples: number; seed: string; level?: number; iterations?: number; pseudo?: number }
-): { label: string; strength: number; interval: Interval }[] {
+	opts: ExpertLeaderboardOptions
+): ExpertLeaderboard {
+	const steps = expertLeaderboardSteps(rankings, opts);
+	let step = steps.next();
+	while (!step.done) step = steps.next();
+	return step.value;
+}
+
+export interface ExpertLeaderboardOptions {
+	resamples: number;
+	seed: string;
+	level?: number;
+	iterations?: number;
+	pseudo?: number;
+}
+export type ExpertLeaderboard = { label: string; strength: number; interval: Interval }[];
+
+/**
+ * expertLeaderboard a resample at a time: yields how many resamples are done after each, and
+ * returns the same leaderboard (the same operations in the same order), so a caller can pause
+ * between resamples and say how far it has got.
+ */
+export function* expertLeaderboardSteps(
+	rankings: TierRanking[],
+	opts: ExpertLeaderboardOptions
+): Generator<number, ExpertLeaderboard, void> {
 	const level = checkBootstrapOptions(opts);
 	const maxIterations = opts.iterations ?? 10_000;
 	const pseudo = opts.pseudo ?? PSEUDO;
@@ -420,10 +444,12 @@ export function expertLeaderboard(
 			scratch,
 			RESAMPLE_TOLERANCE
 		);
-		if (!refit.converged) continue;
-		normalise(gamma, normalised);
-		for (let i = 0; i < n; i++) draws[i][valid] = normalised[i];
-		valid++;
+		if (refit.converged) {
+			normalise(gamma, normalised);
+			for (let i = 0; i < n; i++) draws[i][valid] = normalised[i];
+			valid++;
+		}
+		yield b + 1;
 	}
 	return labels
 		.map((label, i) => ({

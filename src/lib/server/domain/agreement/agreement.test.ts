@@ -237,10 +237,12 @@ describeEachDb('agreement dashboard', (h) => {
 		while (isPending(page.study) || isPending(page.verification) || isPending(page.leaderboards))
 			page = await dashboardReportsOrProgress(h.db, query, 60_000);
 		expect(page.query.study).toBe(study.id);
-		// … the numbers the dashboard computes in turn, read from the cache they were stored in.
+		// … read from the cache they were stored in, and the numbers computed in one go.
 		const direct = await dashboardReports(h.db, query);
 		expect(direct.study?.fresh).toBe(false);
 		expect(page.study?.result).toEqual(direct.study?.result);
+		const inTurn = await studyAgreement(h.db, study.id, page.study!.result.options);
+		expect(page.study?.result).toEqual(JSON.parse(JSON.stringify(inTurn)));
 		expect(page.study?.result.inputs.rankings).toBe(6);
 		expect(page.verification?.result).toEqual(direct.verification?.result);
 	});

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
 	DEFAULT_REPORT_WAIT_MS,
 	inBackground,
+	inSlices,
 	isPending,
 	reportPart,
 	reportsInBackground,
 	reportWaitFromEnv,
-	resamplesPart
+	resamplesPart,
+	type ReportProgress
 } from './background';
 
 /** A computation the test ends by hand, reporting its parts as a report does. */
@@ -100,6 +102,45 @@ describe('reports computed in the background', () => {
 		a.finish();
 		expect(await inBackground('key-a', 'report a', a.compute, 60_000)).toBe('a');
 		expect([a.calls(), b.calls()]).toEqual([1, 1]);
+	});
+
+	it('pauses a part counting its steps, saying how many are done, for the same value', async () => {
+		function* counting(total: number): Generator<number, number, void> {
+			for (let i = 0; i < total; i++) {
+				// About a millisecond of work per step.
+				const until = performance.now() + 1;
+				while (performance.now() < until);
+				yield i + 1;
+			}
+			return total;
+		}
+		// Outside a background computation: straight through.
+		expect(await inSlices(counting(5), 5, 'steps')).toBe(5);
+		const seen: (ReportProgress['within'] | undefined)[] = [];
+		const report = inBackground(
+			'slices',
+			'a report in slices',
+			async () => {
+				await reportPart(1, 1, 'counting');
+				return inSlices(counting(200), 200, 'resamples');
+			},
+			60_000
+		);
+		// The server answers between slices: here, a caller asking where it has got.
+		for (let i = 0; i < 100 && seen.length < 3; i++) {
+			await new Promise((resolve) => setTimeout(resolve, 20));
+			const asked = await inBackground('slices', 'a report in slices', async () => -1, 0);
+			if (isPending(asked)) seen.push(asked.pending.within);
+		}
+		expect(await report).toBe(200);
+		expect(seen.length).toBeGreaterThanOrEqual(2);
+		for (const within of seen) {
+			expect(within).toMatchObject({ total: 200, unit: 'resamples' });
+			expect(within!.done).toBeGreaterThan(0);
+			expect(within!.done).toBeLessThan(200);
+		}
+		const done = seen.map((w) => w!.done);
+		expect(done).toEqual([...done].sort((a, b) => a - b));
 	});
 
 	it('names parts with their resamples, and none without a bootstrap', () => {

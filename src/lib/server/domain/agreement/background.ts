@@ -16,6 +16,8 @@ export interface ReportProgress {
 	steps: number;
 	/** When the computation started (ISO 8601). */
 	startedAt: string;
+	/** Within a part that counts its steps (e.g. resamples): how many are done, of how many. */
+	within: { done: number; total: number; unit: string } | null;
 }
 
 /** What a report is while it is computed. */
@@ -47,8 +49,40 @@ const FAILURE_KEPT_MS = 5 * 60_000;
 export async function reportPart(step: number, steps: number, part: string): Promise<void> {
 	const progress = current.getStore();
 	if (!progress) return;
-	Object.assign(progress, { step, steps, part });
+	Object.assign(progress, { step, steps, part, within: null });
 	await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** How long a part counting its steps runs before it lets the server answer others (ms). */
+const SLICE_MS = 25;
+
+/**
+ * Runs a part that yields after each of its `total` steps (counted in `unit`) to its end, and
+ * returns its value. In a background computation it pauses every SLICE_MS to let the server answer
+ * other requests and records how many steps are done; anywhere else it runs straight through.
+ */
+export async function inSlices<R>(
+	steps: Generator<number, R, void>,
+	total: number,
+	unit: string
+): Promise<R> {
+	const progress = current.getStore();
+	let step = steps.next();
+	if (!progress) {
+		while (!step.done) step = steps.next();
+		return step.value;
+	}
+	let sliceEnd = performance.now() + SLICE_MS;
+	while (!step.done) {
+		if (performance.now() >= sliceEnd) {
+			progress.within = { done: step.value, total, unit };
+			await new Promise((resolve) => setImmediate(resolve));
+			sliceEnd = performance.now() + SLICE_MS;
+		}
+		step = steps.next();
+	}
+	progress.within = null;
+	return step.value;
 }
 
 /**
@@ -73,7 +107,8 @@ export async function inBackground<T>(
 			part: 'starting',
 			step: 0,
 			steps: 1,
-			startedAt: new Date().toISOString()
+			startedAt: new Date().toISOString(),
+			within: null
 		};
 		const started: Job = {
 			progress,

@@ -2,7 +2,14 @@ import type { Db } from '../../db/client';
 import { TAGS, type Tag } from '../../../constants';
 import { checkBootstrapOptions, tooFewUnits } from '../../../stats/bootstrap';
 import { kendallTauB, pearson, spearman } from '../../../stats/correlation';
-import { expertLeaderboard, plackettLuce, tierRankings } from '../../../stats/leaderboard';
+import {
+	expertLeaderboard,
+	expertLeaderboardSteps,
+	plackettLuce,
+	tierRankings,
+	type ExpertLeaderboard,
+	type TierRanking
+} from '../../../stats/leaderboard';
 import { consensusRanks, meanDefined, questionAgreements } from '../../../stats/rankings';
 import { krippendorffAlpha } from '../../../stats/ratings';
 import { ratioIntervals } from '../../../stats/rubric';
@@ -26,7 +33,7 @@ import {
 } from './extract';
 import type { AgreementOptions, Estimate } from './verification';
 import { excludedCounts, type ExcludedCounts } from '../exclusions';
-import { reportPart, resamplesPart } from './background';
+import { inSlices, reportPart, resamplesPart } from './background';
 
 /** Study options: the bootstrap, and which scoring run the metrics come from (null: the newest). */
 export interface StudyOptions extends AgreementOptions {
@@ -551,20 +558,36 @@ async function rankingsAndRun(db: Db, studyId: number, options: StudyOptions) {
 
 /** The physicians' rankings as rank rows and Plackett–Luce input, and the experts' leaderboard. */
 function expertPart(rows: RankingJudgement[], options: AgreementOptions) {
-	// The rank rows and the physicians' consensus once, for every part and every metric.
-	const ranks = rankRows(rows);
-	const plInput = plackettLuceInput(rows, ranks);
+	const { ranks, plInput } = expertInput(rows);
+	const expert = options.resamples > 0 ? expertLeaderboard(plInput, options) : unresampled(plInput);
+	return { ranks, plInput, expert };
+}
+
+/** expertPart pausing between resamples in a background computation (./background). */
+async function expertPartInSlices(rows: RankingJudgement[], options: AgreementOptions) {
+	const { ranks, plInput } = expertInput(rows);
 	const expert =
 		options.resamples > 0
-			? expertLeaderboard(plInput, options)
-			: Object.entries(plackettLuce(plInput).strengths)
-					.map(([label, strength]) => ({
-						label,
-						strength,
-						interval: noInterval('no bootstrap requested (0 resamples)')
-					}))
-					.sort((a, b) => b.strength - a.strength);
+			? await inSlices(expertLeaderboardSteps(plInput, options), options.resamples, 'resamples')
+			: unresampled(plInput);
 	return { ranks, plInput, expert };
+}
+
+/** The rank rows and the physicians' consensus once, for every part and every metric. */
+function expertInput(rows: RankingJudgement[]) {
+	const ranks = rankRows(rows);
+	return { ranks, plInput: plackettLuceInput(rows, ranks) };
+}
+
+/** The experts' leaderboard without intervals (0 resamples). */
+function unresampled(plInput: TierRanking[]): ExpertLeaderboard {
+	return Object.entries(plackettLuce(plInput).strengths)
+		.map(([label, strength]) => ({
+			label,
+			strength,
+			interval: noInterval('no bootstrap requested (0 resamples)')
+		}))
+		.sort((a, b) => b.strength - a.strength);
 }
 
 /** The report of studyAgreement from its extracted input: no database, the same numbers. */
@@ -633,7 +656,7 @@ export async function studyAgreement(
 		: Promise.resolve(new Map());
 	scores.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
 	await new Promise((resolve) => setImmediate(resolve)); // the query is sent
-	const expert = expertPart(rows, options);
+	const expert = await expertPartInSlices(rows, options);
 	const scored = await scores;
 	await reportPart(
 		3,
