@@ -119,16 +119,35 @@ export function dashboardReports(db: Db, query: DashboardQuery) {
 
 /**
  * dashboardReports for a page: a report not ready within `waitMs` is Pending (where its
- * computation has got), and goes on computing beside the page, which asks again.
+ * computation has got), and goes on computing beside the page, which asks again. Every report is
+ * looked up in the cache before any is computed: a computation would hold up the lookups after it.
  */
-export function dashboardReportsOrProgress(db: Db, query: DashboardQuery, waitMs: number) {
-	const deadline = Date.now() + waitMs;
-	return reportsWith<Pending>(
-		db,
-		query,
-		(name) => (key, compute) =>
+export async function dashboardReportsOrProgress(db: Db, query: DashboardQuery, waitMs: number) {
+	const reports = await reportsWith<Later>(db, query, (name) => async (key, compute) => ({
+		later: (deadline: number) =>
 			inBackground(`${databaseToken(db)}:${key}`, name, compute, deadline - Date.now())
-	);
+	}));
+	const deadline = Date.now() + waitMs;
+	const settle = async <T>(report: T | Later) =>
+		(isLater(report) ? await report.later(deadline) : report) as Exclude<T, Later> | Pending;
+	const [verification, study, rubric, pairwise, evidence, leaderboards] = await Promise.all([
+		settle(reports.verification),
+		settle(reports.study),
+		settle(reports.rubric),
+		settle(reports.pairwise),
+		settle(reports.evidence),
+		settle(reports.leaderboards)
+	]);
+	return { ...reports, verification, study, rubric, pairwise, evidence, leaderboards };
+}
+
+/** A report not in the cache, to be computed once every report has been looked up. */
+interface Later {
+	later: (deadline: number) => Promise<unknown>;
+}
+
+function isLater(value: unknown): value is Later {
+	return value !== null && typeof value === 'object' && 'later' in value;
 }
 
 /** How the report named is computed when it is not in the cache (undefined: in turn). */
