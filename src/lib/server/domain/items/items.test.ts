@@ -164,9 +164,11 @@ describeEachDb('item table search, sorted', (h) => {
 
 	it('pages a search in every sort as the unpaged matches, however the matches lie in the order', async () => {
 		// 600 items, ten questions: "question 9" is the last tenth by question, "3 about sepsis" one
-		// item in thirty, "about" every item. As tuned, the first two are found from their versions
-		// and "about" by a walk; narrowed, each search walks a page's length and then finds its
-		// matches by id (at most 30 versions) or in one pass over the items.
+		// item in thirty, "about" every item, "levothyrox" the gold answer of one item in five. As
+		// tuned, "about" is found by a walk (sorted by question, from its versions like the others);
+		// narrowed, each search walks a page's length and then finds its matches by id (at most 30
+		// versions) or in one pass over the items; walked, a walk that tests the gold answers fills
+		// a page of "levothyrox".
 		await seedTiedItems(h.db, 600);
 		await h.db.execute(sql`analyze`);
 		const matching = async (q: string, sort: (typeof ITEM_SORTS)[number], dir: 'asc' | 'desc') =>
@@ -177,17 +179,22 @@ describeEachDb('item table search, sorted', (h) => {
 					order by ${sql.join(orderBy(sort, dir), sql`, `)}`)
 			).map((r) => Number(r.id));
 		const narrowed = { firstRead: 0, walk: 1, fewMatches: 30 };
-		for (const [tuning, q] of [tuned, narrowed].flatMap((t) =>
-			['question 9', '3 about sepsis', 'about'].map((q) => [t, q] as const)
-		)) {
+		// A walk long enough to fill a page with matches of the answer alone.
+		const walked = { firstRead: 0, walk: 10, fewMatches: 30 };
+		for (const [tuning, q] of [
+			...[tuned, narrowed].flatMap((t) =>
+				['question 9', '3 about sepsis', 'about', 'levothyrox'].map((q) => [t, q] as const)
+			),
+			[walked, 'levothyrox'] as const
+		]) {
 			Object.assign(SEARCH_TUNING, tuning);
 			for (const sort of ITEM_SORTS) {
 				for (const dir of ['asc', 'desc'] as const) {
 					const base = `q=${encodeURIComponent(q)}&sort=${sort}&dir=${dir}&size=10`;
 					const expected = await matching(q, sort, dir);
 					const label = `"${q}" ${sort} ${dir} (walk ${tuning.walk})`;
-					if (q === 'about') {
-						// Every item matches: the first two pages and the last.
+					if (q === 'about' || q === 'levothyrox') {
+						// Many items match: the first two pages and the last.
 						const first = await list(h.db, base);
 						const second = await list(h.db, `${base}&after=${encodeURIComponent(first.next!)}`);
 						const last = await list(h.db, `${base}&page=last`);

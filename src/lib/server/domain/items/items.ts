@@ -117,14 +117,53 @@ function searchFilter(q: string): SQL {
 	return sql`"qa_item"."current_version_id" in (${searchVersions(q)})`;
 }
 
+/** A search's `ilike` pattern (its wildcards literal), and its item key prefix if it can be one. */
+function searchPatterns(q: string) {
+	const key = q.toLowerCase();
+	return {
+		pattern: `%${q.replace(/[\\%_]/g, '\\$&')}%`,
+		keyPrefix: /^[0-9a-f]{4,}$/.test(key) ? `${key}%` : null
+	};
+}
+
 /** The versions (current or not) a search matches, as a query of their ids. */
 function searchVersions(q: string): SQL {
-	const pattern = `%${q.replace(/[\\%_]/g, '\\$&')}%`;
-	const key = q.toLowerCase();
-	const byKey = /^[0-9a-f]{4,}$/.test(key)
-		? sql` union all select sk.current_version_id from "qa_item" sk where sk.item_key like ${key + '%'}`
+	const { pattern, keyPrefix } = searchPatterns(q);
+	const byKey = keyPrefix
+		? sql` union all select sk.current_version_id from "qa_item" sk where sk.item_key like ${keyPrefix}`
 		: sql``;
 	return sql`select sv.id from "qa_item_version" sv where sv.question ilike ${pattern} or sv.answer ilike ${pattern}${byKey}`;
+}
+
+/**
+ * The same search tested on the item's own row, for the statements that read the items anyway
+ * (a walk of the sort order, a pass over the segment): the row's question is its current
+ * version's (denormalised), so only the answer is looked up, and only when the question does
+ * not match: each answer by id in a walk (`per row`: a bounded number of rows, whatever the
+ * words), the matching answers read once as a hashed set in a pass over every item (`as a set`:
+ * from the answers' trigram index when the words have trigrams, else in one scan of every
+ * answer). Selects exactly the items `searchFilter` does.
+ */
+function rowSearchFilter(q: string, answers: 'per row' | 'as a set'): SQL {
+	const { pattern, keyPrefix } = searchPatterns(q);
+	const answer =
+		answers === 'per row'
+			? sql`(select av.answer from "qa_item_version" av where av.id = "qa_item"."current_version_id") ilike ${pattern}`
+			: sql`"qa_item"."current_version_id" in (select av.id from "qa_item_version" av where av.answer ilike ${pattern})`;
+	const byKey = keyPrefix ? sql` or "qa_item"."item_key" like ${keyPrefix}` : sql``;
+	return sql`("qa_item"."current_version_id" is not null and ("qa_item"."question" ilike ${pattern} or ${answer}${byKey}))`;
+}
+
+/** The planner's estimate of the versions a search matches (its trigram statistics). */
+async function estimateMatches(db: Db, q: string): Promise<number> {
+	const [row] = rowsOf<Record<string, unknown>>(
+		await db.execute(sql`explain (format json) ${searchVersions(q)}`)
+	);
+	const raw = Object.values(row ?? {})[0];
+	const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as [
+		{ Plan: { 'Plan Rows': number } }
+	];
+	return plan[0].Plan['Plan Rows'];
 }
 
 /** The conditions of the table's filters; `search` in place of the text search's own. */
@@ -238,52 +277,68 @@ export const SEARCH_TUNING = { firstRead: 20, walk: 50, fewMatches: 5_000 };
  * Up to `limit` rows of one segment that a search (with the other filters) selects, in
  * `orderBy(sort, dir)`. A search chooses between walking the sort order, testing each row, which
  * stops after a page when the words are common and spread through the order, and finding all the
- * matches first (the trigram indexes) and sorting them, which is cheap when they are few. The
- * planner cannot know where in the order the matches lie: a word at the start of many questions
- * (“What …”) sorted by question from the other end is tested on every row before the first
- * match. So a search reads the matching versions first, up to `limit × firstRead` (`fewMatches`
- * sorted by question): when that is all of them, their items are found by id and sorted. Else
- * it walks at most `walk` rows of the order per row wanted (one bounded index range); when that
+ * matches first and sorting them: by id from the trigram indexes when they are few, else in one
+ * pass over the segment's items. The planner cannot know where in the order the matches lie: a
+ * word at the start of many questions (“What …”) sorted by question from the other end is tested
+ * on every row before the first match. So a search reads the matching versions first, up to
+ * `limit × firstRead`: when that is all of them, their items are found by id and sorted. Else it
+ * walks at most `walk` rows of the order per row wanted (one bounded index range); when that
  * does not fill the page, it finds the matches of the segment (by id up to `fewMatches`
- * versions, else joined in one pass over the items), keeps the first `limit` in order (a
- * materialized set, so the order is not walked again) and reads those.
+ * versions, else in one pass over the items, testing each on its own row), keeps the first
+ * `limit` in order and reads those. Whether the matches are more than
+ * `fewMatches` is the planner's estimate (one EXPLAIN, accurate for common words, which its
+ * statistics sample): reading them to find out costs as much as the pass itself when they are.
+ * Sorted by question, where matches cluster (all the "What dose …" together) and a walk tends to
+ * meet a word's matches in a block or none, the estimate comes first: up to `fewMatches` are
+ * found by id and sorted, more are walked and, failing that, found in the pass.
  */
 async function searchSegment(
 	db: Db,
 	query: ItemQuery,
 	dir: Direction,
 	segment: SQL,
-	filters: SQL | undefined,
 	limit: number
 ): Promise<SelectedItem[]> {
+	const q = query.q!;
 	const order = orderBy(query.sort, dir);
 	const d = sql.raw(dir);
 	const versions = (n: number) =>
 		db
-			.execute(sql`select m.id from (${searchVersions(query.q!)}) m limit ${n + 1}`)
+			.execute(sql`select m.id from (${searchVersions(q)}) m limit ${n + 1}`)
 			.then((r) => rowsOf<{ id: number | string }>(r).map((v) => v.id));
-	// The first `limit` of the segment's matches, in order, from the items of these versions (all
-	// the matching versions, or null for the search itself).
+	// The first `limit` of the segment's matches, in order: from the items of these versions (a
+	// materialized set, so the order is not walked again), or null for the pass over the
+	// segment's items, where the planner chooses between walking the order to the last row wanted
+	// and sorting every match (each tested on its row, so cheap either way). The columns are read
+	// for those rows only.
 	const sorted = (ids: (number | string)[] | null) => {
-		const matching = ids
-			? itemFilters(
-					db,
-					query,
-					sql`"qa_item"."current_version_id" = any(${`{${ids.join(',')}}`}::int[])`
-				)
-			: filters;
+		if (!ids) {
+			const pass = sql`"qa_item"."id" in (select "qa_item"."id" from "qa_item"
+				where ${and(segment, itemFilters(db, query, rowSearchFilter(q, 'as a set')))}
+				order by ${sql.join(order, sql`, `)} limit ${limit})`;
+			return selectItems(db, query.sort, dir, pass, limit);
+		}
+		const matching = itemFilters(
+			db,
+			query,
+			sql`"qa_item"."current_version_id" = any(${`{${ids.join(',')}}`}::int[])`
+		);
 		const byKey = query.sort === 'id' ? sql`m.id ${d}` : sql`m.k ${d}, m.id ${d}`;
 		const matches = sql`"qa_item"."id" in (with m as materialized (
 			select "qa_item"."id" as id, ${SORT_KEYS[query.sort].expr} as k from "qa_item" where ${and(segment, matching)})
 			select m.id from m order by ${byKey} limit ${limit})`;
 		return selectItems(db, query.sort, dir, matches, limit);
 	};
-	// Questions cluster by their words (all the "What dose …" together), so a walk in their order
-	// tends to meet a word's matches in a block, or none: up to `fewMatches` are sorted instead.
 	const { firstRead, walk, fewMatches } = SEARCH_TUNING;
-	const bound = query.sort === 'question' ? fewMatches : limit * firstRead;
-	const few = await versions(bound);
-	if (few.length <= bound) return sorted(few);
+	// Whether the matches are few enough to find by id, when a first read has not told.
+	let few: boolean | null = null;
+	if (query.sort === 'question') few = (await estimateMatches(db, q)) <= fewMatches;
+	const bound = query.sort !== 'question' ? limit * firstRead : few ? fewMatches : -1;
+	if (bound >= 0) {
+		const ids = await versions(bound);
+		if (ids.length <= bound) return sorted(ids);
+		if (bound >= fewMatches) few = false;
+	}
 	// The walk: a subquery named "qa_item", so the filters and columns read its rows, with its sort
 	// key as a column (ordering by that column lets the outer query stop after a page).
 	const walked = db
@@ -299,12 +354,16 @@ async function searchSegment(
 	const first = await db
 		.select(itemColumns(query.sort, walked))
 		.from(walked)
-		.where(filters)
+		.where(itemFilters(db, query, rowSearchFilter(q, 'per row')))
 		.orderBy(sql`"qa_item"."sort_key" ${d}`, sql`"qa_item"."id" ${d}`)
 		.limit(limit);
 	if (first.length >= limit) return first;
-	const many = bound < fewMatches ? await versions(fewMatches) : [];
-	return sorted(many.length && many.length <= fewMatches ? many : null);
+	few ??= (await estimateMatches(db, q)) <= fewMatches;
+	if (few) {
+		const ids = await versions(fewMatches);
+		if (ids.length <= fewMatches) return sorted(ids);
+	}
+	return sorted(null);
 }
 
 /**
@@ -319,11 +378,11 @@ async function scanItems(
 	cursor: Cursor | null,
 	limit: number
 ) {
-	const filters = itemFilters(db, query);
+	const filters = query.q ? undefined : itemFilters(db, query);
 	const rows: SelectedItem[] = [];
 	for (const segment of segmentsAfter(query.sort, dir, cursor)) {
 		const got = query.q
-			? await searchSegment(db, query, dir, segment, filters, limit - rows.length)
+			? await searchSegment(db, query, dir, segment, limit - rows.length)
 			: await selectItems(db, query.sort, dir, and(segment, filters), limit - rows.length);
 		rows.push(...got);
 		if (rows.length >= limit) break;
