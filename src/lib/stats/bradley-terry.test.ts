@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { percentileInterval, seededRandom } from './bootstrap';
-import { bradleyTerry, btLeaderboard, type Battle, type BattleWinner } from './bradley-terry';
+import {
+	bradleyTerry,
+	btLeaderboard,
+	btLeaderboardSteps,
+	type Battle,
+	type BattleWinner
+} from './bradley-terry';
 
 /** `n` battles of a against b with the given winner, each its own question. */
 const battles = (a: string, b: string, winner: BattleWinner, n: number, tag = ''): Battle[] =>
@@ -170,6 +176,18 @@ describe('btLeaderboard', () => {
 		expect(btLeaderboard(data, { resamples: 200, seed: 's2' }).rows[0].interval).not.toEqual(
 			one.rows[0].interval
 		);
+	});
+
+	it('step by step, counts every resample and ends on the same leaderboard', () => {
+		const steps = btLeaderboardSteps(data, { resamples: 40, seed: 's1' });
+		const counted: number[] = [];
+		let step = steps.next();
+		while (!step.done) {
+			counted.push(step.value);
+			step = steps.next();
+		}
+		expect(counted).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+		expect(step.value).toEqual(btLeaderboard(data, { resamples: 40, seed: 's1' }));
 	});
 
 	it('gives each model the range of ranks its interval allows', () => {

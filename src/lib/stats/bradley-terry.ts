@@ -292,7 +292,28 @@ export interface BtLeaderboardRow {
 export function btLeaderboard(
 	battles: Battle[],
 	opts: { resamples: number; seed: string; level?: number }
-): { rows: BtLeaderboardRow[]; battles: number; questions: number } {
+): BtLeaderboard {
+	const steps = btLeaderboardSteps(battles, opts);
+	let step = steps.next();
+	while (!step.done) step = steps.next();
+	return step.value;
+}
+
+export interface BtLeaderboard {
+	rows: BtLeaderboardRow[];
+	battles: number;
+	questions: number;
+}
+
+/**
+ * btLeaderboard a resample at a time: yields how many resamples are done after each, and returns
+ * the same leaderboard (the same operations in the same order), so a caller can pause between
+ * resamples and say how far it has got.
+ */
+export function* btLeaderboardSteps(
+	battles: Battle[],
+	opts: { resamples: number; seed: string; level?: number }
+): Generator<number, BtLeaderboard, void> {
 	const level = checkBootstrapOptions(opts);
 	const base = bradleyTerry(battles);
 	const k = base.models.length;
@@ -341,6 +362,7 @@ export function btLeaderboard(
 			if (v !== null && v !== undefined && Number.isFinite(v))
 				samples.get(m)![valid.set(m, valid.get(m)! + 1).get(m)! - 1] = v;
 		}
+		yield r + 1;
 	}
 	const intervals = new Map(
 		base.models.map((m) => {

@@ -92,15 +92,21 @@ describe('reports computed in the background', () => {
 		expect(reportsInBackground()).toBe(0);
 	});
 
-	it('keeps the computations of different keys apart', async () => {
+	it('keeps the computations of different keys apart, and runs them one after another', async () => {
 		const a = controlled('a');
 		const b = controlled('b');
 		expect(isPending(await inBackground('key-a', 'report a', a.compute, 0))).toBe(true);
 		expect(isPending(await inBackground('key-b', 'report b', b.compute, 0))).toBe(true);
-		b.finish();
-		expect(await inBackground('key-b', 'report b', b.compute, 60_000)).toBe('b');
+		// One at a time: b waits for a, and says so.
+		const waiting = await inBackground('key-b', 'report b', b.compute, 0);
+		expect(isPending(waiting) && waiting.pending.part).toBe(
+			'waiting for the reports asked for before it'
+		);
+		expect(b.calls()).toBe(0);
 		a.finish();
 		expect(await inBackground('key-a', 'report a', a.compute, 60_000)).toBe('a');
+		b.finish();
+		expect(await inBackground('key-b', 'report b', b.compute, 60_000)).toBe('b');
 		expect([a.calls(), b.calls()]).toEqual([1, 1]);
 	});
 

@@ -37,6 +37,8 @@ interface Job {
 }
 
 const jobs = new Map<string, Job>();
+/** The end of the last computation started: the next one starts after it. */
+let queue: Promise<void> = Promise.resolve();
 const current = new AsyncLocalStorage<ReportProgress>();
 /** How long a failure waits for the next request to report it (then the next one tries again). */
 const FAILURE_KEPT_MS = 5 * 60_000;
@@ -104,16 +106,23 @@ export async function inBackground<T>(
 	if (!job) {
 		const progress: ReportProgress = {
 			report,
-			part: 'starting',
+			part: [...jobs.values()].some((j) => !j.failure)
+				? 'waiting for the reports asked for before it'
+				: 'starting',
 			step: 0,
 			steps: 1,
 			startedAt: new Date().toISOString(),
 			within: null
 		};
+		// One computation at a time: side by side on one thread they only slow each other down.
 		const started: Job = {
 			progress,
-			promise: current.run(progress, compute)
+			promise: queue.then(() => current.run(progress, compute))
 		};
+		queue = started.promise.then(
+			() => undefined,
+			() => undefined
+		);
 		started.promise.then(
 			() => {
 				if (jobs.get(key) === started) jobs.delete(key);

@@ -4,7 +4,12 @@
 import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { study, studyQuestion } from '../../db/schema';
-import { btLeaderboard, type Battle, type BtLeaderboardRow } from '../../../stats/bradley-terry';
+import {
+	btLeaderboardSteps,
+	type Battle,
+	type BtLeaderboardRow
+} from '../../../stats/bradley-terry';
+import { inSlices } from '../agreement/background';
 import type { StudyDesign } from '../../../constants';
 import { DESIGNS } from './designs/registry';
 import { questionKeySql } from './question-key';
@@ -74,19 +79,20 @@ async function leaderboardsOf(
 	const plug = DESIGNS[s.design];
 	if (!plug.battles) return [];
 	const sets = await plug.battles(db, s.id);
-	return sets
-		.map(({ label, battles }) => {
-			const kept: Battle[] = only ? battles.filter((b) => only.has(b.question)) : battles;
-			const board = btLeaderboard(kept, opts);
-			return {
-				studyId: s.id,
-				study: s.name,
-				design: s.design,
-				label,
-				questions: board.questions,
-				battles: board.battles,
-				rows: board.rows
-			};
-		})
-		.filter((b) => b.battles > 0);
+	const boards: ComparedLeaderboard[] = [];
+	for (const { label, battles } of sets) {
+		const kept: Battle[] = only ? battles.filter((b) => only.has(b.question)) : battles;
+		// In a background computation, paused between resamples (the server answers meanwhile).
+		const board = await inSlices(btLeaderboardSteps(kept, opts), opts.resamples, 'resamples');
+		boards.push({
+			studyId: s.id,
+			study: s.name,
+			design: s.design,
+			label,
+			questions: board.questions,
+			battles: board.battles,
+			rows: board.rows
+		});
+	}
+	return boards.filter((b) => b.battles > 0);
 }
