@@ -11,6 +11,7 @@ import { ensureDemoData } from './demo/seed';
 import { startJobQueue, type JobQueue } from './jobs/queue';
 import { setJobQueue } from './jobs';
 import { scoringSettingsFromEnv, startScoringWorker } from './domain/scoring-runs/jobs';
+import { reportWaitFromEnv } from './domain/agreement/background';
 import { stepLog, type StepLog } from './startup-log';
 
 // Kept on the process, not the module: the dev server may load this module twice (its start-up
@@ -56,6 +57,7 @@ export async function prepareDatabase(
 
 async function start(log: StepLog): Promise<DatabaseHandle> {
 	const scoring = scoringSettingsFromEnv();
+	reportWaitFromEnv(); // a bad REPORT_WAIT_MS stops the start, not the agreement page later
 	const url = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
 	const opened = await log.step('database', () => openDatabase(url), describeDatabase);
 	let boss!: JobQueue;
