@@ -11,7 +11,7 @@ import { ensureDemoData } from './demo/seed';
 import { startJobQueue, type JobQueue } from './jobs/queue';
 import { setJobQueue } from './jobs';
 import { scoringSettingsFromEnv, startScoringWorker } from './domain/scoring-runs/jobs';
-import { reportWaitFromEnv } from './domain/agreement/background';
+import { reportWaitFromEnv } from './domain/agreement';
 import { stepLog, type StepLog } from './startup-log';
 
 // Kept on the process, not the module: the dev server may load this module twice (its start-up

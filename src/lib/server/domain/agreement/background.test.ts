@@ -2,14 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
 	DEFAULT_REPORT_WAIT_MS,
 	inBackground,
-	inSlices,
 	isPending,
-	reportPart,
 	reportsInBackground,
 	reportWaitFromEnv,
 	resamplesPart,
 	type ReportProgress
 } from './background';
+import { inSlices, reportPart } from '../../progress';
 
 /** A computation the test ends by hand, reporting its parts as a report does. */
 function controlled<T>(value: T) {

@@ -2,23 +2,10 @@
 // the page shows how far it has got and asks again, instead of holding the request (and the
 // organiser) until the last resample. One computation per report and options in this process,
 // whoever asks; its result lands in the stats cache, where the next request finds it.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { z } from 'zod';
+import { runReporting, type ReportProgress } from '../../progress';
 
-/** How far a report's computation has got: the part it is in, of how many, since when. */
-export interface ReportProgress {
-	/** What is computed, e.g. "the study's agreement report". */
-	report: string;
-	/** The part computed now (e.g. "the experts' leaderboard, 1,000 resamples"). */
-	part: string;
-	/** The part's place (1-based) among the report's `steps` parts; 0 before the first. */
-	step: number;
-	steps: number;
-	/** When the computation started (ISO 8601). */
-	startedAt: string;
-	/** Within a part that counts its steps (e.g. resamples): how many are done, of how many. */
-	within: { done: number; total: number; unit: string } | null;
-}
+export type { ReportProgress };
 
 /** What a report is while it is computed. */
 export interface Pending {
@@ -39,53 +26,8 @@ interface Job {
 const jobs = new Map<string, Job>();
 /** The end of the last computation started: the next one starts after it. */
 let queue: Promise<void> = Promise.resolve();
-const current = new AsyncLocalStorage<ReportProgress>();
 /** How long a failure waits for the next request to report it (then the next one tries again). */
 const FAILURE_KEPT_MS = 5 * 60_000;
-
-/**
- * Inside a report's computation: it starts part `step` of `steps`, named `part`. In a background
- * computation this records it and lets the server answer other requests (the page's own polls
- * included) before the part runs; anywhere else it does nothing.
- */
-export async function reportPart(step: number, steps: number, part: string): Promise<void> {
-	const progress = current.getStore();
-	if (!progress) return;
-	Object.assign(progress, { step, steps, part, within: null });
-	await new Promise((resolve) => setImmediate(resolve));
-}
-
-/** How long a part counting its steps runs before it lets the server answer others (ms). */
-const SLICE_MS = 25;
-
-/**
- * Runs a part that yields after each of its `total` steps (counted in `unit`) to its end, and
- * returns its value. In a background computation it pauses every SLICE_MS to let the server answer
- * other requests and records how many steps are done; anywhere else it runs straight through.
- */
-export async function inSlices<R>(
-	steps: Generator<number, R, void>,
-	total: number,
-	unit: string
-): Promise<R> {
-	const progress = current.getStore();
-	let step = steps.next();
-	if (!progress) {
-		while (!step.done) step = steps.next();
-		return step.value;
-	}
-	let sliceEnd = performance.now() + SLICE_MS;
-	while (!step.done) {
-		if (performance.now() >= sliceEnd) {
-			progress.within = { done: step.value, total, unit };
-			await new Promise((resolve) => setImmediate(resolve));
-			sliceEnd = performance.now() + SLICE_MS;
-		}
-		step = steps.next();
-	}
-	progress.within = null;
-	return step.value;
-}
 
 /**
  * `compute()` for the report under `key`, joined when this process already computes it: its value
@@ -117,7 +59,7 @@ export async function inBackground<T>(
 		// One computation at a time: side by side on one thread they only slow each other down.
 		const started: Job = {
 			progress,
-			promise: queue.then(() => current.run(progress, compute))
+			promise: queue.then(() => runReporting(progress, compute))
 		};
 		queue = started.promise.then(
 			() => undefined,

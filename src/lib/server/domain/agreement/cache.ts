@@ -25,7 +25,8 @@ import {
 	studyRuns,
 	verificationFingerprint
 } from './extract';
-import { reportPart, resamplesPart } from './background';
+import { reportPart } from '../../progress';
+import { resamplesPart } from './background';
 import { studyAgreement, type StudyAgreement, type StudyOptions } from './study';
 import {
 	verificationAgreement,

@@ -28,3 +28,4 @@ export {
 } from './extract';
 export { studyAgreement, type StudyAgreement } from './study';
 export { verificationAgreement, type VerificationAgreement } from './verification';
+export { isPending, reportWaitFromEnv, type Pending } from './background';

@@ -33,7 +33,8 @@ import {
 } from './extract';
 import type { AgreementOptions, Estimate } from './verification';
 import { excludedCounts, type ExcludedCounts } from '../exclusions';
-import { inSlices, reportPart, resamplesPart } from './background';
+import { inSlices, reportPart } from '../../progress';
+import { resamplesPart } from './background';
 
 /** Study options: the bootstrap, and which scoring run the metrics come from (null: the newest). */
 export interface StudyOptions extends AgreementOptions {

@@ -18,7 +18,8 @@ import {
 } from '../../../stats/types';
 import { reviewJudgements, verificationOutcomes, type ReviewJudgement } from './extract';
 import { excludedReviewCounts } from '../exclusions';
-import { reportPart, resamplesPart } from './background';
+import { reportPart } from '../../progress';
+import { resamplesPart } from './background';
 
 /** Options every agreement computation takes: bootstrap resamples (0: no intervals) and seed. */
 export interface AgreementOptions {

@@ -9,7 +9,7 @@ import {
 	type Battle,
 	type BtLeaderboardRow
 } from '../../../stats/bradley-terry';
-import { inSlices } from '../agreement/background';
+import { inSlices } from '../../progress';
 import type { StudyDesign } from '../../../constants';
 import { DESIGNS } from './designs/registry';
 import { questionKeySql } from './question-key';

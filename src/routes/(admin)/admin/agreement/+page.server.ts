@@ -1,7 +1,11 @@
 import { requireRole } from '$lib/server/auth/guards';
 import { getDb } from '$lib/server/db';
-import { dashboardReportsOrProgress, readDashboardQuery } from '$lib/server/domain/agreement';
-import { isPending, reportWaitFromEnv } from '$lib/server/domain/agreement/background';
+import {
+	dashboardReportsOrProgress,
+	isPending,
+	readDashboardQuery,
+	reportWaitFromEnv
+} from '$lib/server/domain/agreement';
 import { withdrawalSentence, withdrawalSummary } from '$lib/server/domain/consent';
 import { STYLE_RESAMPLES } from '$lib/server/domain/studies';
 import { thin } from './present';

@@ -2,7 +2,7 @@
 import { tooFewUnits } from '$lib/stats/bootstrap';
 import { kendallTauB, spearman } from '$lib/stats/correlation';
 import type { Interval, Stat } from '$lib/stats/types';
-import type { ReportProgress } from '$lib/server/domain/agreement/background';
+import type { ReportProgress } from '$lib/server/progress';
 
 export interface Estimate {
 	stat: Stat;
