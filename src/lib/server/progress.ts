@@ -3,6 +3,7 @@
 // (`inSlices`), pausing between them so the server answers other requests meanwhile. Outside such
 // a run both do nothing and run straight through (the CLI, the downloads, the tests).
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { drain } from '../stats/bootstrap';
 
 /** How far a report's computation has got: the part it is in, of how many, since when. */
 export interface ReportProgress {
@@ -52,11 +53,8 @@ export async function inSlices<R>(
 	unit: string
 ): Promise<R> {
 	const progress = current.getStore();
+	if (!progress) return drain(steps);
 	let step = steps.next();
-	if (!progress) {
-		while (!step.done) step = steps.next();
-		return step.value;
-	}
 	let sliceEnd = performance.now() + SLICE_MS;
 	while (!step.done) {
 		if (performance.now() >= sliceEnd) {

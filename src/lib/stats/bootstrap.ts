@@ -74,6 +74,16 @@ export function seededTally(
 }
 
 /**
+ * Runs a computation written as steps (a generator yielding how many are done, e.g. resamples) to
+ * its end and returns its value: the same operations in the same order as without the pauses.
+ */
+export function drain<R>(steps: Generator<number, R, void>): R {
+	let step = steps.next();
+	while (!step.done) step = steps.next();
+	return step.value;
+}
+
+/**
  * The fewest units (items, questions, candidates) a bootstrap interval is given over: resampling
  * fewer only shuffles the same handful of values (one unit gives [x, x]), which reads as a
  * precision the data do not have. The agreement dashboard also gives no reviewer-agreement

@@ -3,7 +3,7 @@
 // P(a beats b) = 1 / (1 + 10^((R_b − R_a)/400)), a tie counting as half a win for each side,
 // ratings centred so that their mean is 1000; intervals from a bootstrap that resamples whole
 // questions (the battles of one question are not independent).
-import { checkBootstrapOptions, percentileInterval, seededRandom } from './bootstrap';
+import { checkBootstrapOptions, drain, percentileInterval, seededRandom } from './bootstrap';
 import { defined, undefinedStat, type Interval, type Stat } from './types';
 
 /** FastChat's battle labels: which side won, or a tie (`tie (bothbad)`: both answers bad). */
@@ -293,10 +293,7 @@ export function btLeaderboard(
 	battles: Battle[],
 	opts: { resamples: number; seed: string; level?: number }
 ): BtLeaderboard {
-	const steps = btLeaderboardSteps(battles, opts);
-	let step = steps.next();
-	while (!step.done) step = steps.next();
-	return step.value;
+	return drain(btLeaderboardSteps(battles, opts));
 }
 
 export interface BtLeaderboard {

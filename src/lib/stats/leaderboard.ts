@@ -1,5 +1,5 @@
 // The experts' leaderboard: Plackett–Luce strengths of the models from physicians' rankings.
-import { checkBootstrapOptions, percentileInterval, seededRandom } from './bootstrap';
+import { checkBootstrapOptions, drain, percentileInterval, seededRandom } from './bootstrap';
 import type { Interval, RankRow } from './types';
 
 /** One rater's ranking of one question: tiers of candidate labels, best first (a tier of >1 is a tie). */
@@ -377,10 +377,7 @@ export function expertLeaderboard(
 	rankings: TierRanking[],
 	opts: ExpertLeaderboardOptions
 ): ExpertLeaderboard {
-	const steps = expertLeaderboardSteps(rankings, opts);
-	let step = steps.next();
-	while (!step.done) step = steps.next();
-	return step.value;
+	return drain(expertLeaderboardSteps(rankings, opts));
 }
 
 export interface ExpertLeaderboardOptions {

@@ -1,6 +1,5 @@
-import { seedDemoJudgements } from '../../../src/lib/server/demo/judgements';
-import { createUser } from '../../../src/lib/server/domain/people/users';
 import { expect, loginAs, test } from '../fixtures';
+import { seedJudgementsByNewAccounts } from '../support/judgements';
 
 // A report that is not ready in time shows how far it has got, and the page asks again until it
 // is: here no report is waited for (REPORT_WAIT_MS=0), so each is first shown as its progress.
@@ -11,22 +10,7 @@ test.use({
 	portalEnv: { REPORT_WAIT_MS: '0' },
 	prepareDatabase: {
 		async prepare(db) {
-			const make = (name: string, role: 'organiser' | 'reviewer' | 'physician') =>
-				createUser(db, {
-					email: `${name}@progress.test`,
-					displayName: name,
-					roles: [role],
-					password: 'progress-e2e-password'
-				}).then((u) => u.id);
-			await seedDemoJudgements(db, {
-				organiser: await make('progress-organiser', 'organiser'),
-				reviewers: [await make('progress-r1', 'reviewer'), await make('progress-r2', 'reviewer')],
-				physicians: [
-					await make('progress-p1', 'physician'),
-					await make('progress-p2', 'physician'),
-					await make('progress-p3', 'physician')
-				]
-			});
+			await seedJudgementsByNewAccounts(db, 'progress');
 		}
 	}
 });

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { DEMO_RANKED_STUDY, seedDemoJudgements } from '../../../src/lib/server/demo/judgements';
+import { DEMO_RANKED_STUDY } from '../../../src/lib/server/demo/judgements';
 import { study } from '../../../src/lib/server/db/schema';
-import { createUser } from '../../../src/lib/server/domain/people/users';
 import { parseCsv } from '../../../src/lib/server/csv';
 import { expect, loginAs, test } from '../fixtures';
+import { seedJudgementsByNewAccounts } from '../support/judgements';
 
 // The demo judgements (two review rounds with adjudications, a study ranked by three physicians,
 // a scoring run) written into this spec's copy of the template, by the demo's own seed.
@@ -13,23 +13,7 @@ test.use({
 	// An object, not a bare function: Playwright would take a function for a fixture definition.
 	prepareDatabase: {
 		async prepare(db) {
-			const make = (name: string, role: 'organiser' | 'reviewer' | 'physician') =>
-				createUser(db, {
-					email: `${name}@agreement.test`,
-					displayName: name,
-					roles: [role],
-					password: 'agreement-e2e-password'
-				}).then((u) => u.id);
-			const organiser = await make('judge-organiser', 'organiser');
-			await seedDemoJudgements(db, {
-				organiser,
-				reviewers: [await make('judge-r1', 'reviewer'), await make('judge-r2', 'reviewer')],
-				physicians: [
-					await make('judge-p1', 'physician'),
-					await make('judge-p2', 'physician'),
-					await make('judge-p3', 'physician')
-				]
-			});
+			const { organiser } = await seedJudgementsByNewAccounts(db, 'agreement');
 			// A study created after the ranked one, with nothing ranked in it yet.
 			await db.insert(study).values({ name: 'Just created, empty', createdBy: organiser });
 		}

@@ -4,8 +4,7 @@
 import { expect, type Page } from '@playwright/test';
 import { eq } from 'drizzle-orm';
 import { dispute, qaItem, qaItemVersion } from '../../../src/lib/server/db/schema';
-import { seedDemoJudgements } from '../../../src/lib/server/demo/judgements';
-import { createUser } from '../../../src/lib/server/domain/people/users';
+import { seedJudgementsByNewAccounts } from './judgements';
 import type { PrepareDatabase } from './portal';
 
 /**
@@ -14,26 +13,7 @@ import type { PrepareDatabase } from './portal';
  */
 export const MAIN_PAGES_DATABASE: PrepareDatabase = {
 	async prepare(db) {
-		const make = (name: string, role: 'organiser' | 'reviewer' | 'physician') =>
-			createUser(db, {
-				email: `${name}@a11y.test`,
-				displayName: name,
-				roles: [role],
-				password: 'a11y-e2e-password'
-			}).then((u) => u.id);
-		const reviewers: [string, string] = [
-			await make('a11y-r1', 'reviewer'),
-			await make('a11y-r2', 'reviewer')
-		];
-		await seedDemoJudgements(db, {
-			organiser: await make('a11y-organiser', 'organiser'),
-			reviewers,
-			physicians: [
-				await make('a11y-p1', 'physician'),
-				await make('a11y-p2', 'physician'),
-				await make('a11y-p3', 'physician')
-			]
-		});
+		const { reviewers } = await seedJudgementsByNewAccounts(db, 'a11y');
 		const [item] = await db
 			.select({ id: qaItem.id, versionId: qaItemVersion.id })
 			.from(qaItem)

@@ -3,18 +3,12 @@
 // organiser) until the last resample. One computation per report and options in this process,
 // whoever asks; its result lands in the stats cache, where the next request finds it.
 import { z } from 'zod';
+import { isPending, type Pending } from '../../../pending';
 import { runReporting, type ReportProgress } from '../../progress';
 
 export type { ReportProgress };
 
-/** What a report is while it is computed. */
-export interface Pending {
-	pending: ReportProgress;
-}
-
-export function isPending<T>(value: T | Pending | null): value is Pending {
-	return value !== null && typeof value === 'object' && 'pending' in value;
-}
+export { isPending, type Pending };
 
 interface Job {
 	promise: Promise<unknown>;

@@ -48,9 +48,12 @@ export interface Cached<T> {
  */
 export type Defer<P> = <T>(key: string, compute: () => Promise<T>) => Promise<T | P>;
 
+/** The reports the cache keeps, one row per report, subject and options. */
+type ReportKind = 'verification' | 'study' | 'rubric' | 'pairwise' | 'evidence' | 'leaderboards';
+
 async function cached<T, P = never>(
 	db: Db,
-	kind: 'verification' | 'study' | 'rubric' | 'pairwise' | 'evidence' | 'leaderboards',
+	kind: ReportKind,
 	subjectId: number,
 	options: string,
 	fingerprint: string,
@@ -74,7 +77,7 @@ async function cached<T, P = never>(
 
 async function computeAndStoreReport<T>(
 	db: Db,
-	kind: 'verification' | 'study' | 'rubric' | 'pairwise' | 'evidence' | 'leaderboards',
+	kind: ReportKind,
 	subjectId: number,
 	options: string,
 	fingerprint: string,

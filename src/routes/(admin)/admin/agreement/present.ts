@@ -2,7 +2,6 @@
 import { tooFewUnits } from '$lib/stats/bootstrap';
 import { kendallTauB, spearman } from '$lib/stats/correlation';
 import type { Interval, Stat } from '$lib/stats/types';
-import type { ReportProgress } from '$lib/server/progress';
 
 export interface Estimate {
 	stat: Stat;
@@ -340,11 +339,4 @@ export function evidenceEstimate(
 			reason: count ? 'a count' : 'no bootstrap'
 		}
 	};
-}
-
-/** Where a report's computation has got, when the page shows it instead of the report. */
-export function pendingOf<T extends object>(
-	report: T | { pending: ReportProgress } | null
-): ReportProgress | null {
-	return report !== null && 'pending' in report ? report.pending : null;
 }
