@@ -162,14 +162,36 @@ describe('seededIndices', () => {
 
 describe('seededTally', () => {
 	it('counts the types of the indices Math.floor(random() * n) draws from the same seed', () => {
-		const n = 1_000;
-		const typeOf = Int32Array.from({ length: n }, (_, i) => (i * 7) % 13);
-		const random = seededRandom('tally');
-		const tally = seededTally('tally');
-		for (let round = 0; round < 3; round++) {
-			const expected = new Float64Array(13);
-			for (let i = 0; i < n; i++) expected[typeOf[Math.floor(random() * n)]]++;
-			const counts = new Float64Array(13);
+		// Sizes that fill its four tallies evenly and not (n mod 4 = 0 … 3), one type and many.
+		for (const [n, types] of [
+			[1_000, 13],
+			[1_001, 13],
+			[6, 1],
+			[3, 2],
+			[2_047, 300]
+		]) {
+			const typeOf = Int32Array.from({ length: n }, (_, i) => (i * 7) % types);
+			const random = seededRandom(`tally ${n}`);
+			const tally = seededTally(`tally ${n}`);
+			for (let round = 0; round < 3; round++) {
+				const expected = new Float64Array(types);
+				for (let i = 0; i < n; i++) expected[typeOf[Math.floor(random() * n)]]++;
+				// Added to what the counts hold already.
+				const counts = new Float64Array(types).fill(round);
+				tally(n, typeOf, counts);
+				expect([...counts]).toEqual([...expected].map((c) => c + round));
+			}
+		}
+	});
+
+	it('keeps its place in the sequence across calls of other sizes', () => {
+		const random = seededRandom('sizes');
+		const tally = seededTally('sizes');
+		for (const n of [5, 1, 64, 7]) {
+			const typeOf = Int32Array.from({ length: n }, (_, i) => i);
+			const expected = new Float64Array(n);
+			for (let i = 0; i < n; i++) expected[Math.floor(random() * n)]++;
+			const counts = new Float64Array(n);
 			tally(n, typeOf, counts);
 			expect([...counts]).toEqual([...expected]);
 		}

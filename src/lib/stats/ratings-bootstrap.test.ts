@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { bootstrap, seededRandom } from './bootstrap';
-import { compileRatings, ratingIntervals, type CompiledRatings } from './ratings-bootstrap';
+import {
+	compilePairs,
+	compileRatings,
+	pairedRatingEstimates,
+	ratingIntervals,
+	sharedRatingEstimates,
+	type CompiledRatings
+} from './ratings-bootstrap';
 import { RATING_KEYS, ratingOrder, ratingStatistics, ratingsSummary } from './ratings';
 import type { Rating } from './types';
 
@@ -276,5 +283,73 @@ describe('ratingIntervals', () => {
 		expect(alpha.level).toBe(0.5);
 		expect(alpha.low).toBeLessThan(alpha.high);
 		expect(() => ratingIntervals(COHEN, { resamples: 0, seed: 'x' })).toThrow(RangeError);
+	});
+});
+
+describe('pairedRatingEstimates', () => {
+	// What pairedRatingEstimates stands for: the ratings of rater 'a' and 'b' of units "0", "1", …
+	const spelt = (a: (string | number)[], b: (string | number)[]): Rating[] =>
+		a.flatMap((value, i) => [
+			{ unit: String(i), rater: 'a', value },
+			{ unit: String(i), rater: 'b', value: b[i] }
+		]);
+
+	it('equals sharedRatingEstimates over the ratings it stands for, to the last bit', () => {
+		const random = seededRandom('paired');
+		const pick = <T>(values: T[]) => values[Math.floor(random() * values.length)];
+		// Numbers, words, numbers and their texts side by side ("3" is not 3), −0 beside 0, one
+		// category only, a few pairs and many, with and without a declared order.
+		const pools: (string | number)[][] = [
+			[1, 2, 3, 4, 5],
+			['yes', 'no', 'unsure'],
+			[3, '3', 4, '4'],
+			[0, -0, 1],
+			['same'],
+			[2.5, 1, 10]
+		];
+		for (let trial = 0; trial < 60; trial++) {
+			const n = pick([0, 1, 2, 5, 17, 60, 240]);
+			const sets = [pick(pools), pick(pools)].map((pool, s) => {
+				const a = Array.from({ length: n }, () => pick(pool));
+				const b = Array.from({ length: n }, () => (random() < 0.6 ? a[0] : pick(pool)));
+				return { a, b, order: s === 1 && random() < 0.5 ? [1, 2, 3, 4, 5] : undefined };
+			});
+			const opts = { resamples: pick([0, 1, 37]), seed: `paired ${trial}` };
+			const paired = pairedRatingEstimates(sets, opts);
+			const shared = sharedRatingEstimates(
+				sets.map(({ a, b, order }) => ({ ratings: spelt(a, b), order })),
+				opts
+			);
+			expect(paired).toEqual(shared);
+		}
+	});
+
+	it('compiles the same categories, unit types and evaluation as compileRatings', () => {
+		// 3 and "3" are two values (a number and a text), as in compileRatings.
+		const a = [3, 1, '3', 'x', 2, 1, 3];
+		const b = [3, 2, '3', 'x', 1, 1, 3];
+		const fast = compilePairs(a, b, [1, 2, 3]);
+		const generic = compiled(spelt(a, b), [1, 2, 3]);
+		expect(generic.types).toBe(6);
+		expect(fast.types).toBe(generic.types);
+		expect([...fast.typeOfUnit]).toEqual([...generic.typeOfUnit]);
+		for (const weights of [
+			[2, 0, 1, 3, 1, 1],
+			[1, 1, 0, 0, 1, 0]
+		])
+			expect([...fast.evaluate(weights)]).toEqual([...generic.evaluate(weights)]);
+	});
+
+	it('refuses sets over different numbers of units', () => {
+		expect(() => compilePairs([1, 2], [1], null)).toThrow(/2 first ratings, 1 second/);
+		expect(() =>
+			pairedRatingEstimates(
+				[
+					{ a: [1], b: [1] },
+					{ a: [1, 2], b: [1, 2] }
+				],
+				{ resamples: 0, seed: 's' }
+			)
+		).toThrow(/same units/);
 	});
 });

@@ -5,7 +5,7 @@
 // same values) contribute identically, so they are pooled into one "type" and a resample is a count
 // per type: O(units) to draw, O(types × raters) to evaluate, with no rating rows rebuilt.
 import { checkBootstrapOptions, percentileInterval, seededTally, seededRandom } from './bootstrap';
-import { RATING_KEYS, fitsLevel, ratingOrder, type RatingKey } from './ratings';
+import { RATING_KEYS, fitsLevel, numericOrder, ratingOrder, type RatingKey } from './ratings';
 import type { Interval, Level, Rating } from './types';
 
 type Value = string | number;
@@ -40,24 +40,10 @@ export function compileRatings(r: Rating[], order: Value[] | null): CompiledRati
 		if (row.has(ri)) return `rater "${rater}" rated unit "${unit}" more than once`;
 		row.set(ri, value);
 	}
-	const raterCount = raterIndex.size;
 
-	// Category indices: nominal by text over every value; ordinal by position in the order (−1 if
-	// absent, which leaves the ordinal statistics undefined wherever such a value counts).
+	// Category indices: nominal by text over every value, first seen first.
 	const catIndex = new Map<string, number>();
 	for (const { value } of r) if (!catIndex.has(cat(value))) catIndex.set(cat(value), catIndex.size);
-	const K = catIndex.size;
-	const orderPos = new Map<string, number>();
-	let orderValid = order !== null;
-	if (order) {
-		for (const [i, v] of order.entries()) {
-			if (orderPos.has(cat(v))) orderValid = false;
-			orderPos.set(cat(v), i);
-		}
-	}
-	const ko = order ? order.length : 0;
-	const toOrder = new Int32Array(K);
-	for (const [c, i] of catIndex) toOrder[i] = orderValid ? (orderPos.get(c) ?? -1) : -1;
 
 	// Unit types: the ratings sorted by rater, keyed by rater, text and whether it is a number.
 	const typeKey = new Map<string, number>();
@@ -79,6 +65,76 @@ export function compileRatings(r: Rating[], order: Value[] | null): CompiledRati
 		}
 		typeOfUnit[u++] = t;
 	}
+	return compileTypes(typeRows, typeOfUnit, raterIndex.size, catIndex, order);
+}
+
+/**
+ * compileRatings of two raters' ratings of the same n units, `a[i]` and `b[i]` of unit i: exactly
+ * what compileRatings gives for the ratings {unit: String(i), rater: 'a', value: a[i]} and
+ * {unit: String(i), rater: 'b', value: b[i]} (in that order), without building them: the same
+ * categories, unit types and order, so every evaluation is the same to the last bit.
+ */
+export function compilePairs(a: Value[], b: Value[], order: Value[] | null): CompiledRatings {
+	const n = a.length;
+	if (b.length !== n) throw new Error(`compilePairs: ${n} first ratings, ${b.length} second`);
+	const catIndex = new Map<string, number>();
+	// Each distinct value numbered first seen first: a unit's type is its pair of value numbers. A
+	// Map tells values apart as compileRatings's keys do (by text and whether a number: String is
+	// one-to-one on numbers but for 0 and −0, which a Map takes for one too).
+	const valueIds = new Map<Value, number>();
+	const valueOf = (v: Value) => {
+		let id = valueIds.get(v);
+		if (id === undefined) {
+			valueIds.set(v, (id = valueIds.size));
+			const text = cat(v);
+			if (!catIndex.has(text)) catIndex.set(text, catIndex.size);
+		}
+		return id;
+	};
+	const typeKey = new Map<number, number>();
+	const typeOfUnit = new Int32Array(n);
+	const typeRows: [number, Value][][] = [];
+	// Value numbers stay below 2n + 1: a key of id(a) · (2n + 1) + id(b) names one pair of them.
+	const base = 2 * n + 1;
+	for (let i = 0; i < n; i++) {
+		const key = valueOf(a[i]) * base + valueOf(b[i]);
+		let t = typeKey.get(key);
+		if (t === undefined) {
+			typeKey.set(key, (t = typeRows.length));
+			typeRows.push([
+				[0, a[i]],
+				[1, b[i]]
+			]);
+		}
+		typeOfUnit[i] = t;
+	}
+	return compileTypes(typeRows, typeOfUnit, n ? 2 : 0, catIndex, order);
+}
+
+// The unit types' flat data and their evaluation (compileRatings's second half): typeRows[t] holds
+// the (rater, value) entries of type t's first unit in rater order; catIndex numbers the categories.
+function compileTypes(
+	typeRows: [number, Value][][],
+	typeOfUnit: Int32Array,
+	raterCount: number,
+	catIndex: Map<string, number>,
+	order: Value[] | null
+): CompiledRatings {
+	// Ordinal by position in the order (−1 if absent, which leaves the ordinal statistics
+	// undefined wherever such a value counts).
+	const K = catIndex.size;
+	const orderPos = new Map<string, number>();
+	let orderValid = order !== null;
+	if (order) {
+		for (const [i, v] of order.entries()) {
+			if (orderPos.has(cat(v))) orderValid = false;
+			orderPos.set(cat(v), i);
+		}
+	}
+	const ko = order ? order.length : 0;
+	const toOrder = new Int32Array(K);
+	for (const [c, i] of catIndex) toOrder[i] = orderValid ? (orderPos.get(c) ?? -1) : -1;
+
 	const T = typeRows.length;
 
 	// Flat per-type data. Values of type t are start[t] … start[t+1]−1, in rater order.
@@ -397,7 +453,7 @@ export function compileRatings(r: Rating[], order: Value[] | null): CompiledRati
 		return out;
 	}
 
-	return { units: units.size, types: T, typeOfUnit, evaluate };
+	return { units: typeOfUnit.length, types: T, typeOfUnit, evaluate };
 }
 
 /**
@@ -439,8 +495,14 @@ const undefinedOnData: Interval = {
 
 /** One set of ratings compiled, its values, and the statistics its resamples are evaluated for. */
 function prepare(r: Rating[], order: (string | number)[] | undefined, opts: EstimateOptions) {
+	return prepareCompiled(compileRatings(r, order ?? ratingOrder(r)), opts);
+}
+
+function prepareCompiled(
+	compiled: CompiledRatings | string,
+	opts: Omit<EstimateOptions, 'order' | 'clusterOf'>
+) {
 	const values = {} as Record<RatingKey, number | null>;
-	const compiled = compileRatings(r, order ?? ratingOrder(r));
 	if (typeof compiled === 'string') {
 		for (const key of RATING_KEYS) values[key] = null;
 		return { values, compiled: null, keys: [] as RatingKey[] };
@@ -535,9 +597,49 @@ export function sharedRatingEstimates(
 		if (group) group.push(i);
 		else groups.set(key, [i]);
 	});
+	return resampled(prepared, [...groups.values()], opts);
+}
+
+/**
+ * sharedRatingEstimates of two raters' ratings of the same n units, each set given as the values
+ * `a[i]` and `b[i]` of unit i (e.g. the primary and the secondary review of the same items):
+ * exactly what sharedRatingEstimates gives for the ratings {unit: String(i), rater: 'a', value:
+ * a[i]} and {unit: String(i), rater: 'b', value: b[i]} of each set, without building them (see
+ * compilePairs). Every set has the same units, so all are drawn together.
+ */
+export function pairedRatingEstimates(
+	sets: { a: (string | number)[]; b: (string | number)[]; order?: (string | number)[] }[],
+	opts: Omit<EstimateOptions, 'order' | 'clusterOf'>
+): Estimates[] {
+	const prepared = sets.map(({ a, b, order }) => {
+		if (a.length !== sets[0].a.length)
+			throw new Error('pairedRatingEstimates: every set rates the same units');
+		return prepareCompiled(compilePairs(a, b, order ?? numericOrder(interleaved(a, b))), opts);
+	});
+	if (opts.resamples < 1) return prepared.map(({ values }) => ({ values, intervals: null }));
+	const members = prepared.flatMap(({ compiled, keys }, i) => (compiled && keys.length ? [i] : []));
+	return resampled(prepared, members.length ? [members] : [], opts);
+}
+
+// a[0], b[0], a[1], b[1], …: the values in the order of the ratings compilePairs stands for.
+function interleaved(a: Value[], b: Value[]): Value[] {
+	const values: Value[] = new Array(2 * a.length);
+	for (let i = 0; i < a.length; i++) {
+		values[2 * i] = a[i];
+		values[2 * i + 1] = b[i];
+	}
+	return values;
+}
+
+// The intervals of prepared sets, each group of sets (over the same units) drawn once per resample.
+function resampled(
+	prepared: ReturnType<typeof prepareCompiled>[],
+	groups: number[][],
+	opts: Omit<EstimateOptions, 'order' | 'clusterOf'>
+): Estimates[] {
 	const draws = prepared.map(({ keys }) => keys.map(() => new Float64Array(opts.resamples)));
 	const valid = prepared.map(({ keys }) => keys.map(() => 0));
-	for (const members of groups.values()) {
+	for (const members of groups) {
 		const compiled = members.map((i) => prepared[i].compiled!);
 		const n = compiled[0].units;
 		// The combination of the members' types of each unit, numbered in first-seen order.

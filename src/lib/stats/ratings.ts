@@ -332,7 +332,7 @@ function intervalAlpha(units: Value[][], values: Value[]): Stat {
 	return defined(1 - ((n - 1) * Math.max(0, dO)) / dE);
 }
 
-function numericOrder(values: Value[]): number[] | null {
+export function numericOrder(values: Value[]): number[] | null {
 	if (notAllNumbers(values)) return null;
 	return [...new Set(values as number[])].sort((a, b) => a - b);
 }

@@ -7,7 +7,7 @@ import {
 	percentAgreement,
 	weightedKappa
 } from '../../../stats/ratings';
-import { sharedRatingEstimates } from '../../../stats/ratings-bootstrap';
+import { pairedRatingEstimates } from '../../../stats/ratings-bootstrap';
 import { tooFewUnits } from '../../../stats/bootstrap';
 import {
 	defined,
@@ -123,8 +123,8 @@ const RELEVANCE_FNS: Record<RelevanceStat, (r: Rating[]) => Stat> = {
 // resamples the pairs). The slow statistic runs only to say why a value is undefined.
 function estimates<K extends VerdictStat | RelevanceStat>(
 	pairs: ReviewPair[],
-	ratings: Rating[],
-	{ values, intervals }: ReturnType<typeof sharedRatingEstimates>[number],
+	field: 'verdict' | 'relevance',
+	{ values, intervals }: ReturnType<typeof pairedRatingEstimates>[number],
 	fns: Record<K, (r: Rating[]) => Stat>,
 	options: AgreementOptions
 ): Record<K, Estimate> {
@@ -138,7 +138,7 @@ function estimates<K extends VerdictStat | RelevanceStat>(
 	}
 	for (const key of Object.keys(fns) as K[]) {
 		const value = values[key];
-		const stat = value === null ? fns[key](ratings) : defined(value);
+		const stat = value === null ? fns[key](ratingsOf(pairs, field)) : defined(value);
 		const interval: Interval =
 			options.resamples <= 0
 				? { low: null, high: null, reason: 'no bootstrap requested (0 resamples)' }
@@ -152,17 +152,23 @@ function estimates<K extends VerdictStat | RelevanceStat>(
 
 /** Verdict and relevance agreement of a set of review pairs, each with a bootstrap interval over items. */
 export function pairAgreement(pairs: ReviewPair[], options: AgreementOptions): PairAgreement {
-	const verdicts = ratingsOf(pairs, 'verdict');
-	const relevance = ratingsOf(pairs, 'relevance');
-	// Both fields' units are the pairs: one draw of pairs per resample serves both.
-	const [verdictEstimates, relevanceEstimates] = sharedRatingEstimates(
-		[{ ratings: verdicts }, { ratings: relevance, order: RELEVANCE_ORDER }],
+	// Both fields' units are the pairs: one draw of pairs per resample serves both. The ratings of
+	// ratingsOf, given as each pair's two values (the same numbers, without building them).
+	const [verdictEstimates, relevanceEstimates] = pairedRatingEstimates(
+		[
+			{ a: pairs.map((p) => p.a.verdict), b: pairs.map((p) => p.b.verdict) },
+			{
+				a: pairs.map((p) => p.a.relevance),
+				b: pairs.map((p) => p.b.relevance),
+				order: RELEVANCE_ORDER
+			}
+		],
 		{ resamples: Math.max(0, options.resamples), seed: options.seed }
 	);
 	return {
 		items: pairs.length,
-		verdict: estimates(pairs, verdicts, verdictEstimates, VERDICT_FNS, options),
-		relevance: estimates(pairs, relevance, relevanceEstimates, RELEVANCE_FNS, options)
+		verdict: estimates(pairs, 'verdict', verdictEstimates, VERDICT_FNS, options),
+		relevance: estimates(pairs, 'relevance', relevanceEstimates, RELEVANCE_FNS, options)
 	};
 }
 
