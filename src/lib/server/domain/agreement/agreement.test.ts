@@ -214,6 +214,10 @@ describeEachDb('agreement dashboard', (h) => {
 		const reports = await dashboardReports(h.db, readDashboardQuery(new URLSearchParams()));
 		expect(reports.query.study).toBe(study.id);
 		expect(reports.studyPick).toEqual({ how: 'judged', newerWithout: 1 });
+		// Each study's submitted rankings, and questions ranked by two physicians or more.
+		const counted = (id: number) => reports.choices.studies.find((s) => s.id === id);
+		expect(counted(single.id)).toMatchObject({ rankings: 1, judged: 0 });
+		expect(counted(study.id)).toMatchObject({ rankings: 6, judged: 2 });
 		// Asked for by id, the other study is shown as asked.
 		const asked = await dashboardReports(
 			h.db,

@@ -1,6 +1,6 @@
 import { desc, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db } from '../../db/client';
+import { rowsOf, type Db } from '../../db/client';
 import { assignment, dataset, study, studyQuestion } from '../../db/schema';
 import {
 	cachedEvidenceReport,
@@ -85,22 +85,28 @@ export async function dashboardChoices(db: Db, studyId: number | undefined) {
 		.select({ id: dataset.id, name: dataset.name })
 		.from(dataset)
 		.orderBy(dataset.id);
-	const studies = await db
-		.select({
-			id: study.id,
-			name: study.name,
-			state: study.state,
-			design: study.design,
-			rankings: sql<number>`(select count(*)::int from ${assignment} a
-				join ${studyQuestion} q on q.id = a.study_question_id
-				where q.study_id = study.id and a.state = 'submitted')`,
-			judged: sql<number>`(select count(*)::int from (select 1 from ${assignment} a
-				join ${studyQuestion} q on q.id = a.study_question_id
-				where q.study_id = study.id and a.state = 'submitted'
-				group by q.id having count(distinct a.physician_id) >= 2) judged)`
-		})
+	const listed = await db
+		.select({ id: study.id, name: study.name, state: study.state, design: study.design })
 		.from(study)
 		.orderBy(desc(study.id));
+	// Every study's submitted rankings and questions ranked by 2+ physicians, in one pass over the
+	// submitted assignments (one per physician and question, by a unique key: counting them counts
+	// the physicians).
+	const counts = new Map(
+		rowsOf<{ study: number; rankings: number; judged: number }>(
+			await db.execute(sql`select study_id as study, sum(n)::int as rankings,
+				(count(*) filter (where n >= 2))::int as judged
+				from (select q.study_id, count(*) as n from ${assignment} a
+					join ${studyQuestion} q on q.id = a.study_question_id
+					where a.state = 'submitted' group by q.study_id, q.id) per_question
+				group by study_id`)
+		).map((c) => [Number(c.study), c])
+	);
+	const studies = listed.map((s) => ({
+		...s,
+		rankings: Number(counts.get(s.id)?.rankings ?? 0),
+		judged: Number(counts.get(s.id)?.judged ?? 0)
+	}));
 	const { id: chosen, pick } = pickStudy(studies, studyId);
 	const runs = chosen ? await studyRuns(db, chosen) : [];
 	return { datasets, studies, runs, chosen, pick };
