@@ -14,7 +14,7 @@ import { MIN_INTERVAL_UNITS } from '../../../stats/bootstrap';
 import { addReview, PAIRS, seedStudy } from '../../fixtures/agreement-known';
 import { seedItems, seedUsers } from '../../fixtures/review';
 import { cachedStudyAgreement, cachedVerificationAgreement } from './cache';
-import { isPending } from './background';
+import { inBackground, isPending, reportsInBackground } from './background';
 import {
 	dashboardReports,
 	dashboardReportsOrProgress,
@@ -249,6 +249,40 @@ describeEachDb('agreement dashboard', (h) => {
 		expect(page.study?.result).toEqual(JSON.parse(JSON.stringify(inTurn)));
 		expect(page.study?.result.inputs.rankings).toBe(6);
 		expect(page.verification?.result).toEqual(direct.verification?.result);
+	});
+
+	it('a page asking again while its reports are computed joins them without reading their data', async () => {
+		const { study } = await seedStudy(h.db);
+		const ended = async () => {
+			while (reportsInBackground() > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+		};
+		await ended(); // nothing left of an earlier test
+		// Another report computed first holds the queue: this page's reports wait behind it.
+		let release!: () => void;
+		const holding = new Promise<void>((resolve) => (release = resolve));
+		void inBackground('holding the queue', 'another report', () => holding, 0);
+		const query = { ...readDashboardQuery(new URLSearchParams()), resamples: 50 };
+		const first = await dashboardReportsOrProgress(h.db, query, 0);
+		expect(isPending(first.study)).toBe(true);
+		const computing = reportsInBackground();
+		// A ranking taken back meanwhile: asked again, the page joins the computation under way
+		// instead of starting another for the changed data.
+		const [entry] = await h.db.select().from(rankingEntry).limit(1);
+		await h.db.delete(rankingEntry).where(eq(rankingEntry.rankingId, entry.rankingId));
+		await h.db.delete(ranking).where(eq(ranking.id, entry.rankingId));
+		const again = await dashboardReportsOrProgress(h.db, query, 0);
+		expect(isPending(again.study)).toBe(true);
+		expect(reportsInBackground()).toBe(computing);
+		release();
+		await ended();
+		// Once it has ended, the page reads the state of the data again: the report is computed
+		// anew from the rankings left.
+		const after = await dashboardReportsOrProgress(h.db, query, 60_000);
+		expect(after.query.study).toBe(study.id);
+		expect(isPending(after.study)).toBe(false);
+		if (isPending(after.study)) return;
+		expect(after.study?.fresh).toBe(true);
+		expect(after.study?.result.inputs.rankings).toBe(5);
 	});
 
 	it('says when no study has a submitted ranking', async () => {

@@ -6,6 +6,7 @@ import {
 	reportsInBackground,
 	reportWaitFromEnv,
 	resamplesPart,
+	runningReport,
 	type ReportProgress
 } from './background';
 import { inSlices, reportPart } from '../../progress';
@@ -62,6 +63,37 @@ describe('reports computed in the background', () => {
 		expect(await waiting).toEqual({ figure: 0.5 });
 		expect(job.calls()).toBe(1);
 		await tick();
+		expect(reportsInBackground()).toBe(0);
+	});
+
+	it("finds a report computed under its identity, without its data's state, until it ends", async () => {
+		const job = controlled({ figure: 1 });
+		expect(runningReport('study 7, 1,000 resamples')).toBeUndefined();
+		const key = 'study 7, 1,000 resamples, data as of one moment';
+		await inBackground(key, 'a report', job.compute, 0, 'study 7, 1,000 resamples');
+		const found = runningReport('study 7, 1,000 resamples');
+		expect(found).toBeDefined();
+		expect(runningReport('study 7, 10 resamples')).toBeUndefined();
+		const shown = await found!.wait(0);
+		expect(isPending(shown) && shown.pending.part).toBe('the bootstrap, 1,000 resamples');
+		// Found before it ends and asked after: its value, not a new computation.
+		job.finish();
+		await tick();
+		expect(runningReport('study 7, 1,000 resamples')).toBeUndefined();
+		expect(await found!.wait(0)).toEqual({ figure: 1 });
+		expect(job.calls()).toBe(1);
+		expect(reportsInBackground()).toBe(0);
+	});
+
+	it('reports a failure found under its identity once, as when joined by key', async () => {
+		const job = controlled('never');
+		await inBackground('failing by identity', 'a report', job.compute, 0, 'failing report');
+		job.fail(new Error('out of memory'));
+		await tick();
+		await tick();
+		const found = runningReport('failing report');
+		await expect(found!.wait(0)).rejects.toThrow('out of memory');
+		expect(runningReport('failing report')).toBeUndefined();
 		expect(reportsInBackground()).toBe(0);
 	});
 

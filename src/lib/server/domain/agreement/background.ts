@@ -26,19 +26,17 @@ const FAILURE_KEPT_MS = 5 * 60_000;
 /**
  * `compute()` for the report under `key`, joined when this process already computes it: its value
  * when it ends within `waitMs`, else where it has got (it goes on, and a later call with the same
- * key gets its value, or its failure once). `report` names it for the page.
+ * key gets its value, or its failure once). `report` names it for the page; `identity` (the report
+ * and its options, without the state of its data) lets `runningReport` find it while it runs.
  */
 export async function inBackground<T>(
 	key: string,
 	report: string,
 	compute: () => Promise<T>,
-	waitMs: number
+	waitMs: number,
+	identity?: string
 ): Promise<T | Pending> {
 	let job = jobs.get(key);
-	if (job?.failure) {
-		jobs.delete(key);
-		throw job.failure.error;
-	}
 	if (!job) {
 		const progress: ReportProgress = {
 			report,
@@ -60,20 +58,49 @@ export async function inBackground<T>(
 			() => undefined
 		);
 		started.promise.then(
-			() => {
-				if (jobs.get(key) === started) jobs.delete(key);
-			},
+			() => forget(key, started),
 			(error: unknown) => {
 				if (jobs.get(key) !== started) return;
 				started.failure = { error };
-				setTimeout(() => {
-					if (jobs.get(key) === started) jobs.delete(key);
-				}, FAILURE_KEPT_MS).unref();
+				setTimeout(() => forget(key, started), FAILURE_KEPT_MS).unref();
 			}
 		);
 		jobs.set(key, (job = started));
+		if (identity !== undefined) identities.set(identity, key);
 	}
-	const running = job;
+	return settle<T>(key, job, waitMs);
+}
+
+/** The key of the computation started last under each identity (see runningReport). */
+const identities = new Map<string, string>();
+
+function forget(key: string, job: Job) {
+	if (jobs.get(key) !== job) return;
+	jobs.delete(key);
+	for (const [identity, k] of identities) if (k === key) identities.delete(identity);
+}
+
+/**
+ * The computation this process runs (or queues) under `identity`, if any, as `inBackground`
+ * would answer for it when joined: without knowing the state of its data. `wait(waitMs)` gives its
+ * value, its progress or its failure, even if it ends between this call and that one.
+ */
+export function runningReport(
+	identity: string
+): { wait: <T>(waitMs: number) => Promise<T | Pending> } | undefined {
+	const key = identities.get(identity);
+	const job = key === undefined ? undefined : jobs.get(key);
+	if (key === undefined || !job) return undefined;
+	return { wait: <T>(waitMs: number) => settle<T>(key, job, waitMs) };
+}
+
+// The value of a job within `waitMs`, else its progress; its failure reported once.
+async function settle<T>(key: string, running: Job, waitMs: number): Promise<T | Pending> {
+	if (running.failure) {
+		// This request reports the failure: the next one starts afresh.
+		forget(key, running);
+		throw running.failure.error;
+	}
 	let timer: NodeJS.Timeout | undefined;
 	const waited = new Promise<'waited'>((resolve) => {
 		timer = setTimeout(() => resolve('waited'), Math.max(0, waitMs));
@@ -86,8 +113,7 @@ export async function inBackground<T>(
 	clearTimeout(timer);
 	if (first === 'waited') return { pending: { ...running.progress } };
 	if ('error' in first) {
-		// This request reports the failure: the next one starts afresh.
-		if (jobs.get(key) === running) jobs.delete(key);
+		forget(key, running);
 		throw first.error;
 	}
 	return first.value;

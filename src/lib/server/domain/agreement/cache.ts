@@ -44,9 +44,18 @@ export interface Cached<T> {
 /**
  * How a report that is not in the cache is computed: in turn (none given), or by a runner that may
  * give something else in its place (P) while it computes, e.g. its progress (see ./background).
- * `key` names the report, its options and the state of its data.
+ * `identity` names the report and its options, `fingerprint` the state of its data.
  */
-export type Defer<P> = <T>(key: string, compute: () => Promise<T>) => Promise<T | P>;
+export interface Defer<P> {
+	<T>(report: { identity: string; fingerprint: string }, compute: () => Promise<T>): Promise<T | P>;
+	/**
+	 * What stands for the report while the runner computes it under this identity, if it does:
+	 * then the data's state is not read at all (a page asking again every second while a report
+	 * is computed reads no fingerprint). Once it ends, the next call reads the state again, and a
+	 * report computed from data changed meanwhile is computed again.
+	 */
+	running?(identity: string): P | undefined;
+}
 
 /** The reports the cache keeps, one row per report, subject and options. */
 type ReportKind = 'verification' | 'study' | 'rubric' | 'pairwise' | 'evidence' | 'leaderboards';
@@ -56,10 +65,14 @@ async function cached<T, P = never>(
 	kind: ReportKind,
 	subjectId: number,
 	options: string,
-	fingerprint: string,
+	fingerprintOf: () => Promise<string>,
 	compute: () => Promise<T>,
 	defer?: Defer<P>
 ): Promise<Cached<T> | P> {
+	const identity = `${kind}:${subjectId}:${options}`;
+	const running = defer?.running?.(identity);
+	if (running !== undefined) return running;
+	const fingerprint = await fingerprintOf();
 	const where = and(
 		eq(statsCache.kind, kind),
 		eq(statsCache.subjectId, subjectId),
@@ -70,9 +83,7 @@ async function cached<T, P = never>(
 		return { result: row.result as T, computedAt: row.computedAt, fresh: false };
 	const computeAndStore = () =>
 		computeAndStoreReport(db, kind, subjectId, options, fingerprint, compute);
-	return defer
-		? defer(`${kind}:${subjectId}:${options}:${fingerprint}`, computeAndStore)
-		: computeAndStore();
+	return defer ? defer({ identity, fingerprint }, computeAndStore) : computeAndStore();
 }
 
 async function computeAndStoreReport<T>(
@@ -109,7 +120,7 @@ export async function cachedVerificationAgreement<P = never>(
 		'verification',
 		datasetId,
 		`resamples=${opts.resamples};seed=${opts.seed}`,
-		await verificationFingerprint(db, datasetId),
+		() => verificationFingerprint(db, datasetId),
 		() => verificationAgreement(db, datasetId, opts),
 		defer
 	);
@@ -130,7 +141,7 @@ export async function cachedStudyAgreement<P = never>(
 		'study',
 		studyId,
 		`resamples=${opts.resamples};seed=${opts.seed};run=${runId ?? 'none'}`,
-		await studyFingerprint(db, studyId, runId),
+		() => studyFingerprint(db, studyId, runId),
 		() => studyAgreement(db, studyId, options),
 		defer
 	);
@@ -157,7 +168,7 @@ export async function cachedRubricReport<P = never>(
 		'rubric',
 		studyId,
 		`resamples=${boot.resamples};seed=${boot.seed}`,
-		await rubricFingerprint(db, studyId),
+		() => rubricFingerprint(db, studyId),
 		async () => {
 			await reportPart(1, 2, "reading the score sheets and the judges' scores");
 			const input = await studyJudgeInput(db, studyId);
@@ -188,7 +199,7 @@ export async function cachedPairwiseReport<P = never>(
 		'pairwise',
 		studyId,
 		`resamples=${boot.resamples};seed=${boot.seed}`,
-		await pairwiseFingerprint(db, studyId),
+		() => pairwiseFingerprint(db, studyId),
 		async () => {
 			await reportPart(1, 1, resamplesPart('the pairwise report', boot.resamples));
 			return (await pairwiseReport(db, studyId, boot))!;
@@ -217,7 +228,7 @@ export async function cachedEvidenceReport<P = never>(
 		'evidence',
 		studyId,
 		`resamples=${boot.resamples};seed=${boot.seed}`,
-		await evidenceFingerprint(db, studyId),
+		() => evidenceFingerprint(db, studyId),
 		async () => {
 			await reportPart(1, 1, resamplesPart('the evidence report', boot.resamples));
 			return (await evidenceReport(db, studyId, boot))!;
@@ -243,7 +254,7 @@ export async function cachedLeaderboards<P = never>(
 		'leaderboards',
 		studyId,
 		`resamples=${boot.resamples};seed=${boot.seed}`,
-		await leaderboardFingerprint(db),
+		() => leaderboardFingerprint(db),
 		async () => {
 			await reportPart(1, 1, resamplesPart('the Bradley–Terry leaderboards', boot.resamples));
 			return compareLeaderboards(db, studyId, boot);

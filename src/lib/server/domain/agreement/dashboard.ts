@@ -11,7 +11,7 @@ import {
 	cachedVerificationAgreement,
 	type Defer
 } from './cache';
-import { databaseToken, inBackground, type Pending } from './background';
+import { databaseToken, inBackground, runningReport, type Pending } from './background';
 import { studyRuns } from './extract';
 import { excludedCounts, excludedReviewCounts, excludedSentence } from '../exclusions';
 
@@ -129,10 +129,25 @@ export function dashboardReports(db: Db, query: DashboardQuery) {
  * looked up in the cache before any is computed: a computation would hold up the lookups after it.
  */
 export async function dashboardReportsOrProgress(db: Db, query: DashboardQuery, waitMs: number) {
-	const reports = await reportsWith<Later>(db, query, (name) => async (key, compute) => ({
-		later: (deadline: number) =>
-			inBackground(`${databaseToken(db)}:${key}`, name, compute, deadline - Date.now())
-	}));
+	const token = databaseToken(db);
+	const reports = await reportsWith<Later>(db, query, (name) => {
+		const defer: Defer<Later> = async ({ identity, fingerprint }, compute) => ({
+			later: (deadline: number) =>
+				inBackground(
+					`${token}:${identity}:${fingerprint}`,
+					name,
+					compute,
+					deadline - Date.now(),
+					`${token}:${identity}`
+				)
+		});
+		// While a report is computed here, a page asking again joins it without reading its data.
+		defer.running = (identity) => {
+			const running = runningReport(`${token}:${identity}`);
+			return running && { later: (deadline: number) => running.wait(deadline - Date.now()) };
+		};
+		return defer;
+	});
 	const deadline = Date.now() + waitMs;
 	const settle = async <T>(report: T | Later) =>
 		(isLater(report) ? await report.later(deadline) : report) as Exclude<T, Later> | Pending;
