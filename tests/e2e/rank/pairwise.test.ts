@@ -58,6 +58,9 @@ test.describe.configure({ timeout: 120_000 });
 
 /** A portal of the test's own, so its database can be read once its server has stopped. */
 async function ownPortal(browser: Browser, account: E2eAccount) {
+	// Starting a portal (its database copied, its server up) on top of a walk by keyboard: ~10 s
+	// alone, over 60 s has been seen beside two other specs on a loaded 2-core machine.
+	test.setTimeout(120_000);
 	const portal = await startPortal(readTemplate(), PAIRWISE_STUDY);
 	const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
 	await context.addCookies([

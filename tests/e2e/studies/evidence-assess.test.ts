@@ -55,6 +55,8 @@ test.describe.configure({ timeout: 180_000 });
 test('an assessor judges an answer by keyboard alone, reloads midway and finishes it', async ({
 	browser
 }) => {
+	// A portal of its own (its database copied, its server up) on top of a walk by keyboard.
+	test.setTimeout(120_000);
 	const portal = await startPortal(readTemplate(), EVIDENCE_STUDY);
 	const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
 	await context.addCookies([
