@@ -162,13 +162,18 @@ describe('seededIndices', () => {
 
 describe('seededTally', () => {
 	it('counts the types of the indices Math.floor(random() * n) draws from the same seed', () => {
-		// Sizes that fill its four tallies evenly and not (n mod 4 = 0 … 3), one type and many.
+		// Sizes that fill its four tallies evenly and not (n mod 4 = 0 … 3), one type and many; on
+		// both sides of 2¹⁶, where the index stops being computed in 32-bit integers.
 		for (const [n, types] of [
 			[1_000, 13],
 			[1_001, 13],
 			[6, 1],
 			[3, 2],
-			[2_047, 300]
+			[2_047, 300],
+			[65_535, 11],
+			[65_536, 11],
+			[65_537, 11],
+			[200_003, 5]
 		]) {
 			const typeOf = Int32Array.from({ length: n }, (_, i) => (i * 7) % types);
 			const random = seededRandom(`tally ${n}`);
@@ -181,6 +186,22 @@ describe('seededTally', () => {
 				tally(n, typeOf, counts);
 				expect([...counts]).toEqual([...expected].map((c) => c + round));
 			}
+		}
+	});
+
+	it('draws each unit as Math.floor(random() * n) does: every unit its own type', () => {
+		// A draw put at the next unit, or off by one at the top, changes two counts here.
+		for (const n of [1, 2, 40_000, 65_535, 65_536, 65_537]) {
+			const typeOf = Int32Array.from({ length: n }, (_, i) => i);
+			const random = seededRandom(`units ${n}`);
+			const expected = new Float64Array(n);
+			for (let round = 0; round < 2; round++)
+				for (let i = 0; i < n; i++) expected[Math.floor(random() * n)]++;
+			const counts = new Float64Array(n);
+			const tally = seededTally(`units ${n}`);
+			tally(n, typeOf, counts);
+			tally(n, typeOf, counts);
+			expect(counts).toEqual(expected);
 		}
 	});
 
