@@ -324,6 +324,35 @@ describe('pairedRatingEstimates', () => {
 		}
 	});
 
+	it('computes only the intervals asked for, each the same as when every one is computed', () => {
+		const random = seededRandom('asked');
+		for (let trial = 0; trial < 30; trial++) {
+			const n = 5 + Math.floor(random() * 80);
+			const grade = () => 1 + Math.floor(random() * 5);
+			const sets = [0, 1].map(() => {
+				const a = Array.from({ length: n }, grade);
+				return { a, b: a.map((v) => (random() < 0.6 ? v : grade())), order: [1, 2, 3, 4, 5] };
+			});
+			// Each statistic asked for or not, by chance: the parts of the evaluation skipped differ.
+			const asked = sets.map(() => RATING_KEYS.filter(() => random() < 0.4));
+			const opts = { resamples: 30, seed: `asked ${trial}` };
+			const all = pairedRatingEstimates(sets, opts);
+			const some = pairedRatingEstimates(
+				sets.map((set, i) => ({ ...set, keys: asked[i] })),
+				opts
+			);
+			sets.forEach((_, i) => {
+				expect(some[i].values).toEqual(all[i].values);
+				for (const key of RATING_KEYS)
+					expect(some[i].intervals![key]).toEqual(
+						asked[i].includes(key)
+							? all[i].intervals![key]
+							: { low: null, high: null, reason: 'no interval asked for' }
+					);
+			});
+		}
+	});
+
 	it('compiles the same categories, unit types and evaluation as compileRatings', () => {
 		// 3 and "3" are two values (a number and a text), as in compileRatings.
 		const a = [3, 1, '3', 'x', 2, 1, 3];
@@ -351,5 +380,32 @@ describe('pairedRatingEstimates', () => {
 				{ resamples: 0, seed: 's' }
 			)
 		).toThrow(/same units/);
+	});
+});
+
+describe('sharedRatingEstimates', () => {
+	it('gives each set what it gives the set alone: one draw per resample serves them all', () => {
+		// Three sets over the same units with their own values and missing ratings, so a unit's
+		// combination of types is drawn jointly: a combination numbered or read off wrongly moves a
+		// resample's counts in one set and not in the others.
+		const random = seededRandom('shared');
+		for (let trial = 0; trial < 40; trial++) {
+			const units = 2 + Math.floor(random() * 40);
+			const sets = Array.from({ length: 1 + Math.floor(random() * 3) }, () => {
+				const categories = 1 + Math.floor(random() * 4);
+				const ratings = Array.from({ length: units }, (_, u) =>
+					['a', 'b', 'c'].flatMap((rater) =>
+						// Rater a rates every unit, so each set's units come first seen in the same order.
+						rater !== 'a' && random() < 0.2
+							? []
+							: [{ unit: `u${u}`, rater, value: 1 + Math.floor(random() * categories) }]
+					)
+				).flat();
+				return { ratings, order: [1, 2, 3, 4] };
+			});
+			const opts = { resamples: 25, seed: `shared ${trial}` };
+			const together = sharedRatingEstimates(sets, opts);
+			sets.forEach((set, i) => expect(together[i]).toEqual(sharedRatingEstimates([set], opts)[0]));
+		}
 	});
 });

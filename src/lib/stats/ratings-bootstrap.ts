@@ -13,6 +13,14 @@ const cat = (v: Value) => String(v);
 
 /** Output slots of `evaluate`, in RATING_KEYS order. */
 const SLOT = Object.fromEntries(RATING_KEYS.map((k, i) => [k, i])) as Record<RatingKey, number>;
+/** Every statistic wanted (evaluate's default). */
+const ALL = new Uint8Array(RATING_KEYS.length).fill(1);
+/** `want` for evaluate: 1 at the slots of `keys`. */
+const wanted = (keys: RatingKey[]) => {
+	const want = new Uint8Array(RATING_KEYS.length);
+	for (const key of keys) want[SLOT[key]] = 1;
+	return want;
+};
 
 /** Ratings compiled into unit types; `evaluate` gives every statistic from counts per type. */
 export interface CompiledRatings {
@@ -21,8 +29,12 @@ export interface CompiledRatings {
 	types: number;
 	/** The type of each unit. */
 	typeOfUnit: Int32Array;
-	/** Each statistic (RATING_KEYS order) for a multiset with `counts[t]` units of type t; NaN when undefined. */
-	evaluate(counts: ArrayLike<number>, out?: Float64Array): Float64Array;
+	/**
+	 * Each statistic (RATING_KEYS order) for a multiset with `counts[t]` units of type t; NaN when
+	 * undefined. With `want` (1 at a statistic's slot), the Fleiss, ICC, interval and ordinal alpha
+	 * and weighted kappa parts run only for a statistic wanted (the others may be left NaN).
+	 */
+	evaluate(counts: ArrayLike<number>, out?: Float64Array, want?: Uint8Array): Float64Array;
 }
 
 /**
@@ -228,7 +240,11 @@ function compileTypes(
 	const mid = new Float64Array(ko);
 	const colSum = new Float64Array(raterCount);
 
-	function evaluate(counts: ArrayLike<number>, out = new Float64Array(RATING_KEYS.length)) {
+	function evaluate(
+		counts: ArrayLike<number>,
+		out = new Float64Array(RATING_KEYS.length),
+		want: Uint8Array = ALL
+	) {
 		out.fill(NaN);
 		// Raters present in the resample, and the group of units rated by all of them.
 		gW.fill(0);
@@ -282,7 +298,7 @@ function compileTypes(
 				sq += margin[c] * margin[c];
 			}
 			if (used >= 2) out[SLOT.alpha_nominal] = 1 - ((n - 1) * nominalDo) / (n * n - sq);
-			if (orderValid && inOrder && used >= 2) {
+			if (want[SLOT.alpha_ordinal] && orderValid && inOrder && used >= 2) {
 				// δ_ordinal(c, d) = (mid_d − mid_c)² with mid_c = Σ_{g<c} n_g + n_c/2: the midranks.
 				oMargin.fill(0);
 				for (let c = 0; c < K; c++) oMargin[toOrder[c]] += margin[c];
@@ -306,7 +322,7 @@ function compileTypes(
 				}
 				out[SLOT.alpha_ordinal] = 1 - ((n - 1) * dO) / dE;
 			}
-			if (allNumeric) {
+			if (want[SLOT.alpha_interval] && allNumeric) {
 				const mean = intervalSum / n;
 				let dE = 0;
 				for (let t = 0; t < T; t++) {
@@ -342,7 +358,10 @@ function compileTypes(
 			for (let c = 0; c < K; c++) pe += marginA[c] * marginB[c];
 			pe /= units * units;
 			if (pe < 1) out[SLOT.cohen_kappa] = (agree / units - pe) / (1 - pe);
-			let kappaInOrder = orderValid && ko >= 2;
+			let kappaInOrder =
+				want[SLOT.weighted_kappa_linear] + want[SLOT.weighted_kappa_quadratic] > 0 &&
+				orderValid &&
+				ko >= 2;
 			for (const t of types)
 				if (counts[t] && (toOrder[vCat[start[t]]] < 0 || toOrder[vCat[start[t] + 1]] < 0))
 					kappaInOrder = false;
@@ -395,22 +414,25 @@ function compileTypes(
 		}
 
 		// Fleiss' kappa: units rated by every rater present.
-		margin.fill(0);
-		let pBar = 0;
-		for (const t of types) {
-			const w = counts[t];
-			if (!w) continue;
-			pBar += (w * (tSq[t] - raters)) / (raters * (raters - 1));
-			for (let i = start[t]; i < start[t + 1]; i++) margin[vCat[i]] += w;
+		if (want[SLOT.fleiss_kappa]) {
+			margin.fill(0);
+			let pBar = 0;
+			for (const t of types) {
+				const w = counts[t];
+				if (!w) continue;
+				pBar += (w * (tSq[t] - raters)) / (raters * (raters - 1));
+				for (let i = start[t]; i < start[t + 1]; i++) margin[vCat[i]] += w;
+			}
+			pBar /= units;
+			let pe = 0;
+			let used = 0;
+			for (let c = 0; c < K; c++) {
+				if (margin[c]) used++;
+				pe += (margin[c] / (units * raters)) ** 2;
+			}
+			if (used >= 2) out[SLOT.fleiss_kappa] = (pBar - pe) / (1 - pe);
 		}
-		pBar /= units;
-		let pe = 0;
-		let used = 0;
-		for (let c = 0; c < K; c++) {
-			if (margin[c]) used++;
-			pe += (margin[c] / (units * raters)) ** 2;
-		}
-		if (used >= 2) out[SLOT.fleiss_kappa] = (pBar - pe) / (1 - pe);
+		if (!want[SLOT.icc2_1] && !want[SLOT.icc2_k]) return out;
 
 		// ICC: the two-way ANOVA of the complete units, around the grand mean.
 		let numeric = true;
@@ -492,6 +514,7 @@ const undefinedOnData: Interval = {
 	high: null,
 	reason: 'the statistic is undefined on the data'
 };
+const notAsked: Interval = { low: null, high: null, reason: 'no interval asked for' };
 
 /** One set of ratings compiled, its values, and the statistics its resamples are evaluated for. */
 function prepare(r: Rating[], order: (string | number)[] | undefined, opts: EstimateOptions) {
@@ -500,12 +523,13 @@ function prepare(r: Rating[], order: (string | number)[] | undefined, opts: Esti
 
 function prepareCompiled(
 	compiled: CompiledRatings | string,
-	opts: Omit<EstimateOptions, 'order' | 'clusterOf'>
+	opts: Omit<EstimateOptions, 'order' | 'clusterOf'>,
+	only?: readonly RatingKey[]
 ) {
 	const values = {} as Record<RatingKey, number | null>;
 	if (typeof compiled === 'string') {
 		for (const key of RATING_KEYS) values[key] = null;
-		return { values, compiled: null, keys: [] as RatingKey[] };
+		return { values, compiled: null, keys: [] as RatingKey[], only };
 	}
 	const all = new Float64Array(compiled.types);
 	for (const t of compiled.typeOfUnit) all[t]++;
@@ -515,9 +539,10 @@ function prepareCompiled(
 		values[key] = Number.isFinite(v) ? v : null;
 	}
 	const keys = RATING_KEYS.filter(
-		(key) => fitsLevel(key, opts.level) && Number.isFinite(own[SLOT[key]])
+		(key) =>
+			fitsLevel(key, opts.level) && Number.isFinite(own[SLOT[key]]) && (!only || only.includes(key))
 	);
-	return { values, compiled, keys };
+	return { values, compiled, keys, only };
 }
 
 /** The percentile intervals of a prepared set from its resamples' values (draws per key). */
@@ -525,10 +550,12 @@ function finish(
 	keys: RatingKey[],
 	draws: Float64Array[],
 	valid: number[],
-	opts: EstimateOptions
+	opts: EstimateOptions,
+	only?: readonly RatingKey[]
 ): Record<RatingKey, Interval> {
 	const result = {} as Record<RatingKey, Interval>;
-	for (const key of RATING_KEYS) result[key] = undefinedOnData;
+	for (const key of RATING_KEYS)
+		result[key] = only && !only.includes(key) ? notAsked : undefinedOnData;
 	keys.forEach((key, k) => {
 		result[key] = percentileInterval(
 			draws[k].subarray(0, valid[k]),
@@ -605,16 +632,28 @@ export function sharedRatingEstimates(
  * `a[i]` and `b[i]` of unit i (e.g. the primary and the secondary review of the same items):
  * exactly what sharedRatingEstimates gives for the ratings {unit: String(i), rater: 'a', value:
  * a[i]} and {unit: String(i), rater: 'b', value: b[i]} of each set, without building them (see
- * compilePairs). Every set has the same units, so all are drawn together.
+ * compilePairs). Every set has the same units, so all are drawn together. A set's `keys` limit the
+ * intervals computed to those statistics (each resample evaluated for them only; the others'
+ * intervals say none was asked for): the same intervals for them as without.
  */
 export function pairedRatingEstimates(
-	sets: { a: (string | number)[]; b: (string | number)[]; order?: (string | number)[] }[],
+	sets: {
+		a: (string | number)[];
+		b: (string | number)[];
+		order?: (string | number)[];
+		/** The statistics whose intervals are wanted (every one by default; the others say so). */
+		keys?: readonly RatingKey[];
+	}[],
 	opts: Omit<EstimateOptions, 'order' | 'clusterOf'>
 ): Estimates[] {
-	const prepared = sets.map(({ a, b, order }) => {
+	const prepared = sets.map(({ a, b, order, keys }) => {
 		if (a.length !== sets[0].a.length)
 			throw new Error('pairedRatingEstimates: every set rates the same units');
-		return prepareCompiled(compilePairs(a, b, order ?? numericOrder(interleaved(a, b))), opts);
+		return prepareCompiled(
+			compilePairs(a, b, order ?? numericOrder(interleaved(a, b))),
+			opts,
+			keys
+		);
 	});
 	if (opts.resamples < 1) return prepared.map(({ values }) => ({ values, intervals: null }));
 	const members = prepared.flatMap(({ compiled, keys }, i) => (compiled && keys.length ? [i] : []));
@@ -641,22 +680,29 @@ function resampled(
 	const valid = prepared.map(({ keys }) => keys.map(() => 0));
 	for (const members of groups) {
 		const compiled = members.map((i) => prepared[i].compiled!);
+		// Each member's resamples evaluated for its own statistics only.
+		const want = members.map((i) => wanted(prepared[i].keys));
 		const n = compiled[0].units;
-		// The combination of the members' types of each unit, numbered in first-seen order.
-		const comboIndex = new Map<string, number>();
-		const comboOfUnit = new Int32Array(n);
-		const comboTypes: number[][] = [];
-		for (let u = 0; u < n; u++) {
-			const types = compiled.map((c) => c.typeOfUnit[u]);
-			const key = types.join(',');
-			let c = comboIndex.get(key);
-			if (c === undefined) {
-				comboIndex.set(key, (c = comboTypes.length));
-				comboTypes.push(types);
+		// The combination of the members' types of each unit, numbered in first-seen order: one member
+		// at a time, (combination so far, next type) numbered first seen first — one-to-one with the
+		// whole tuple, so the same numbers as the tuples' own first-seen order.
+		const comboOfUnit = Int32Array.from(compiled[0].typeOfUnit);
+		let C = compiled[0].types;
+		for (let m = 1; m < compiled.length; m++) {
+			const { typeOfUnit, types } = compiled[m];
+			const index = new Map<number, number>();
+			for (let u = 0; u < n; u++) {
+				const key = comboOfUnit[u] * types + typeOfUnit[u];
+				let c = index.get(key);
+				if (c === undefined) index.set(key, (c = index.size));
+				comboOfUnit[u] = c;
 			}
-			comboOfUnit[u] = c;
+			C = index.size;
 		}
-		const C = comboTypes.length;
+		// Each combination's member types, read off a unit of it (its first).
+		const first = new Int32Array(C).fill(-1);
+		for (let u = 0; u < n; u++) if (first[comboOfUnit[u]] < 0) first[comboOfUnit[u]] = u;
+		const comboTypes = Array.from(first, (u) => compiled.map((c) => c.typeOfUnit[u]));
 		const drawn = new Float64Array(C);
 		const counts = compiled.map((c) => new Float64Array(c.types));
 		const out = new Float64Array(RATING_KEYS.length);
@@ -668,7 +714,7 @@ function resampled(
 				const own = counts[m];
 				own.fill(0);
 				for (let c = 0; c < C; c++) if (drawn[c]) own[comboTypes[c][m]] += drawn[c];
-				compiled[m].evaluate(own, out);
+				compiled[m].evaluate(own, out, want[m]);
 				const keys = prepared[setIndex].keys;
 				const setDraws = draws[setIndex];
 				const setValid = valid[setIndex];
@@ -679,9 +725,9 @@ function resampled(
 			});
 		}
 	}
-	return prepared.map(({ values, keys }, i) => ({
+	return prepared.map(({ values, keys, only }, i) => ({
 		values,
-		intervals: finish(keys, draws[i], valid[i], opts)
+		intervals: finish(keys, draws[i], valid[i], opts, only)
 	}));
 }
 

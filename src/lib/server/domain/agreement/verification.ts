@@ -136,9 +136,10 @@ function estimates<K extends VerdictStat | RelevanceStat>(
 			out[key] = { stat: undefinedStat(few.reason), interval: few };
 		return out;
 	}
+	let ratings: Rating[] | undefined;
 	for (const key of Object.keys(fns) as K[]) {
 		const value = values[key];
-		const stat = value === null ? fns[key](ratingsOf(pairs, field)) : defined(value);
+		const stat = value === null ? fns[key]((ratings ??= ratingsOf(pairs, field))) : defined(value);
 		const interval: Interval =
 			options.resamples <= 0
 				? { low: null, high: null, reason: 'no bootstrap requested (0 resamples)' }
@@ -156,11 +157,12 @@ export function pairAgreement(pairs: ReviewPair[], options: AgreementOptions): P
 	// ratingsOf, given as each pair's two values (the same numbers, without building them).
 	const [verdictEstimates, relevanceEstimates] = pairedRatingEstimates(
 		[
-			{ a: pairs.map((p) => p.a.verdict), b: pairs.map((p) => p.b.verdict) },
+			{ a: pairs.map((p) => p.a.verdict), b: pairs.map((p) => p.b.verdict), keys: VERDICT_STATS },
 			{
 				a: pairs.map((p) => p.a.relevance),
 				b: pairs.map((p) => p.b.relevance),
-				order: RELEVANCE_ORDER
+				order: RELEVANCE_ORDER,
+				keys: RELEVANCE_STATS
 			}
 		],
 		{ resamples: Math.max(0, options.resamples), seed: options.seed }
