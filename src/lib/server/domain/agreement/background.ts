@@ -15,6 +15,8 @@ interface Job {
 	progress: ReportProgress;
 	/** Set when the computation failed and no request has been told yet. */
 	failure?: { error: unknown };
+	/** What runningReport finds it by, if given. */
+	identity?: string;
 }
 
 const jobs = new Map<string, Job>();
@@ -51,7 +53,8 @@ export async function inBackground<T>(
 		// One computation at a time: side by side on one thread they only slow each other down.
 		const started: Job = {
 			progress,
-			promise: queue.then(() => runReporting(progress, compute))
+			promise: queue.then(() => runReporting(progress, compute)),
+			identity
 		};
 		queue = started.promise.then(
 			() => undefined,
@@ -77,7 +80,9 @@ const identities = new Map<string, string>();
 function forget(key: string, job: Job) {
 	if (jobs.get(key) !== job) return;
 	jobs.delete(key);
-	for (const [identity, k] of identities) if (k === key) identities.delete(identity);
+	// Unless a computation started since under the same identity holds it now.
+	if (job.identity !== undefined && identities.get(job.identity) === key)
+		identities.delete(job.identity);
 }
 
 /**
