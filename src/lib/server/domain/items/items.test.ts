@@ -162,6 +162,35 @@ describeEachDb('item table search, sorted', (h) => {
 		Object.assign(SEARCH_TUNING, tuned);
 	});
 
+	it('matches a question in any case as ILIKE does, accented and non-Latin letters too', async () => {
+		// The walks and the pass test the stored lower case of each question; the versions' search
+		// is ILIKE itself: every way must select the same items.
+		await seedTiedItems(h.db, 40);
+		const questions = ['ÉDEME of the ankle', 'Ödem beim Kind', 'ΣΗΨΗ in adults', 'Straße 100%'];
+		for (const [i, question] of questions.entries()) {
+			await h.db.execute(sql`update qa_item set question = ${question} where id = ${i + 1}`);
+			await h.db.execute(
+				sql`update qa_item_version set question = ${question} where item_id = ${i + 1}`
+			);
+		}
+		await h.db.execute(sql`analyze`);
+		// No way by id: a walk of the order, then the pass over the items.
+		Object.assign(SEARCH_TUNING, { firstRead: 0, walk: 1, fewMatches: 0 });
+		for (const q of ['édeme', 'öDEM', 'σηψη', 'STRASSE', 'straße 100%', 'question 3']) {
+			const expected = rowsOf<{ id: number }>(
+				await h.db
+					.execute(sql`select i.id from qa_item i join qa_item_version v on v.id = i.current_version_id
+					where v.question ilike ${`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} order by left(i.question, 200), i.id`)
+			).map((r) => Number(r.id));
+			const page = await list(h.db, `q=${encodeURIComponent(q)}&sort=question&size=50`);
+			expect(
+				page.rows.map((r) => r.id),
+				q
+			).toEqual(expected);
+			expect(expected.length, q).toBe(q === 'STRASSE' ? 0 : q === 'question 3' ? 3 : 1);
+		}
+	});
+
 	it('pages a search in every sort as the unpaged matches, however the matches lie in the order', async () => {
 		// 600 items, ten questions: "question 9" is the last tenth by question, "3 about sepsis" one
 		// item in thirty, "about" every item, "levothyrox" the gold answer of one item in five. As

@@ -151,7 +151,8 @@ function rowSearchFilter(q: string, answers: 'per row' | 'as a set'): SQL {
 			? sql`(select av.answer from "qa_item_version" av where av.id = "qa_item"."current_version_id") ilike ${pattern}`
 			: sql`"qa_item"."current_version_id" in (select av.id from "qa_item_version" av where av.answer ilike ${pattern})`;
 	const byKey = keyPrefix ? sql` or "qa_item"."item_key" like ${keyPrefix}` : sql``;
-	return sql`("qa_item"."current_version_id" is not null and ("qa_item"."question" ilike ${pattern} or ${answer}${byKey}))`;
+	// The question as ILIKE tests it, from its stored lower case (see qaItem.questionLower).
+	return sql`("qa_item"."current_version_id" is not null and ("qa_item"."question_lower" like lower(${pattern}) or ${answer}${byKey}))`;
 }
 
 /**

@@ -1,0 +1,1 @@
+ALTER TABLE "qa_item" ADD COLUMN "question_lower" text GENERATED ALWAYS AS (lower(question)) STORED;
