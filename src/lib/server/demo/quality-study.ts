@@ -71,7 +71,17 @@ async function goldFile(db: Db, studyId: number, questionIds: number[]) {
 /** How a physician works: carefully, or hastily (tags by chance, a few seconds a question). */
 type Manner = 'careful' | 'hasty';
 
-async function rank(db: Db, physician: string, publicId: string, manner: Manner, now: Date) {
+// `who` keys the physician's draws by their place among the demo's physicians, not by their user
+// id (new at each seeding): every seeding makes the same judgements, and the hasty physician's
+// chance tags fail the gold checks every time.
+async function rank(
+	db: Db,
+	physician: string,
+	who: string,
+	publicId: string,
+	manner: Manner,
+	now: Date
+) {
 	const rows = await db
 		.select({
 			publicId: assignmentCandidate.publicId,
@@ -86,10 +96,10 @@ async function rank(db: Db, physician: string, publicId: string, manner: Manner,
 		.orderBy(asc(assignmentCandidate.position));
 	const seen = rows.map((r) => {
 		const source = r.model ?? 'reference';
-		const noise = (unit('demo gold noise', physician, r.question, source) - 0.5) * 0.1;
+		const noise = (unit('demo gold noise', who, r.question, source) - 0.5) * 0.1;
 		// Hasty: tags by chance (fixed by the key, not by where the answer was shown, so every
 		// seeding of the demo makes the same judgements).
-		const hasty = unit('hasty', physician, r.question, source) * 1.5;
+		const hasty = unit('hasty', who, r.question, source) * 1.5;
 		return { ...r, score: manner === 'careful' ? quality(r.question, source) + noise : hasty };
 	});
 	const order = [...seen].sort((a, b) => b.score - a.score);
@@ -167,6 +177,7 @@ export async function seedQualityStudies(db: Db, judges: Judges): Promise<void> 
 	await importGold(db, live.id, await goldFile(db, live.id, gold), judges.organiser);
 
 	for (const [p, physician] of judges.physicians.entries()) {
+		const who = `physician ${p}`;
 		let now = START + p * DAY;
 		// The round: the third physician's first attempt is hasty and fails.
 		for (let i = 0; ; i++) {
@@ -177,6 +188,7 @@ export async function seedQualityStudies(db: Db, judges: Judges): Promise<void> 
 			await rank(
 				db,
 				physician,
+				who,
 				claim.publicId,
 				p === 2 && i < 3 ? 'hasty' : 'careful',
 				new Date(now)
@@ -189,10 +201,11 @@ export async function seedQualityStudies(db: Db, judges: Judges): Promise<void> 
 			const claim = await claimNext(db, live.id, physician, new Date(now));
 			if (claim.status !== 'assigned') break;
 			// Within the 30-minute lease.
-			now += (4 + Math.floor(unit('pace', physician, i) * 20)) * MINUTE;
+			now += (4 + Math.floor(unit('pace', who, i) * 20)) * MINUTE;
 			await rank(
 				db,
 				physician,
+				who,
 				claim.publicId,
 				p === 2 && i >= 4 ? 'hasty' : 'careful',
 				new Date(now)
