@@ -67,3 +67,16 @@ export async function inSlices<R>(
 	progress.within = null;
 	return step.value;
 }
+
+/**
+ * Inside a report's computation: a function recording that `done` of the current part's `total`
+ * steps (counted in `unit`) are done, for a part whose steps run elsewhere (on other threads);
+ * anywhere else one that does nothing.
+ */
+export function stepsReporter(total: number, unit: string): (done: number) => void {
+	const progress = current.getStore();
+	if (!progress) return () => {};
+	return (done) => {
+		progress.within = { done, total, unit };
+	};
+}

@@ -17,7 +17,7 @@ export function seededRandom(seed: string): () => number {
 }
 
 /** The xmur3 hash of the seed string: mulberry32's starting state. */
-function seedState(seed: string): number {
+export function seedState(seed: string): number {
 	let h = 1779033703 ^ seed.length;
 	for (let i = 0; i < seed.length; i++) {
 		h = Math.imul(h ^ seed.charCodeAt(i), 3432918353);

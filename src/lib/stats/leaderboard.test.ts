@@ -3,7 +3,12 @@ import { bootstrap, seededRandom } from './bootstrap';
 import {
 	expertLeaderboard,
 	expertLeaderboardSteps,
+	leaderboardOf,
+	leaderboardSteps,
+	planExpertLeaderboard,
 	plackettLuce,
+	plShard,
+	shardOf,
 	tierRankings,
 	type TierRanking
 } from './leaderboard';
@@ -172,8 +177,8 @@ describe('tierRankings and expertLeaderboard', () => {
 				{ resamples: 40, seed: 'r' }
 			);
 			if (row.interval.low === null || slow.low === null) throw new Error('no interval');
-			expect(Math.abs(row.interval.low - slow.low)).toBeLessThan(1e-5);
-			expect(Math.abs(row.interval.high - slow.high)).toBeLessThan(1e-5);
+			expect(Math.abs(row.interval.low - slow.low)).toBeLessThan(1e-7);
+			expect(Math.abs(row.interval.high - slow.high)).toBeLessThan(1e-7);
 		}
 	});
 
@@ -186,5 +191,83 @@ describe('tierRankings and expertLeaderboard', () => {
 			expect(row.interval.low).toBeCloseTo(row.strength, 8);
 			expect(row.interval.high).toBeCloseTo(row.strength, 8);
 		}
+	});
+});
+
+/** Rankings with ties (tiers of two) and partial rankings (a candidate missing), as physicians give. */
+function withTies(seed: string, questions: number): TierRanking[] {
+	const random = seededRandom(seed);
+	return simulated(seed, questions).map((r) => {
+		let ranking = r.ranking;
+		if (random() < 0.3)
+			ranking = [...ranking.slice(0, 1), [...ranking[1], ...ranking[2]], ...ranking.slice(3)];
+		if (random() < 0.2) ranking = ranking.slice(0, -1);
+		return { ...r, ranking };
+	});
+}
+
+describe("the leaderboard's resamples", () => {
+	it('refits each resample by the chord method to the maximum MM reaches at a far tighter tolerance', () => {
+		for (const rankings of [simulated('chord', 150), withTies('chord ties', 80)]) {
+			const plan = planExpertLeaderboard(rankings, { resamples: 60, seed: 'c' });
+			const chord = plShard(shardOf(plan, 0, 60));
+			const mm = plShard({
+				...shardOf(plan, 0, 60),
+				inverse: new Float64Array(0),
+				tolerance: 1e-13
+			});
+			// Every resample converged, by the chord method itself (a wrong curvature would not contract).
+			expect([...chord.converged]).toEqual(Array(60).fill(1));
+			expect([...mm.converged]).toEqual(Array(60).fill(2));
+			// Within the tolerance the refit stops at (1e-6 in log strength), every strength.
+			chord.strengths.forEach((v, i) =>
+				expect(Math.abs(v / mm.strengths[i] - 1)).toBeLessThan(1e-6)
+			);
+		}
+	});
+
+	it('refits by MM when the chord steps do not shrink, with exactly MM’s result', () => {
+		const plan = planExpertLeaderboard(withTies('fallback', 50), { resamples: 20, seed: 'f' });
+		const n = plan.labels.length;
+		// A matrix far too large: the first step overshoots and the next is larger still.
+		const wild = new Float64Array(n * n);
+		for (let i = 0; i < n; i++) wild[i * n + i] = 1e3;
+		const fallen = plShard({ ...shardOf(plan, 0, 20), inverse: wild });
+		const mm = plShard({ ...shardOf(plan, 0, 20), inverse: new Float64Array(0) });
+		expect([...fallen.converged]).toEqual(Array(20).fill(2));
+		expect(fallen.strengths).toEqual(mm.strengths);
+	});
+
+	it('any split into shards, each starting at its own place in the seeded draws, gives the same leaderboard', () => {
+		const plan = planExpertLeaderboard(withTies('shards', 70), { resamples: 45, seed: 'sh' });
+		const whole = [...leaderboardSteps(plan)].length;
+		expect(whole).toBe(45);
+		const oneThread = expertLeaderboard(withTies('shards', 70), { resamples: 45, seed: 'sh' });
+		for (const cuts of [
+			[0, 45],
+			[0, 1, 45],
+			[0, 7, 30, 44, 45]
+		]) {
+			const results = cuts.slice(1).map((to, i) => plShard(shardOf(plan, cuts[i], to)));
+			expect(leaderboardOf(plan, results)).toEqual(oneThread);
+		}
+	});
+
+	it('skips a resample whose refit does not converge, in shards as on one thread', () => {
+		const rankings = withTies('skip', 40);
+		const opts = { resamples: 30, seed: 'k', iterations: 5 };
+		const plan = planExpertLeaderboard(rankings, opts);
+		// No chord method and a few MM steps: some resamples do not converge.
+		const mmOnly = { ...plan, common: { ...plan.common, inverse: new Float64Array(0) } };
+		const results = [plShard(shardOf(mmOnly, 0, 13)), plShard(shardOf(mmOnly, 13, 30))];
+		const converged = results.flatMap((r) => [...r.converged]).filter((c) => c > 0).length;
+		expect(converged).toBeGreaterThan(0);
+		expect(converged).toBeLessThan(30);
+		const board = leaderboardOf(mmOnly, results);
+		expect(board[0].interval).toMatchObject({ resamples: 30, valid: converged });
+		const drained = leaderboardSteps(mmOnly);
+		let step = drained.next();
+		while (!step.done) step = drained.next();
+		expect(step.value).toEqual(board);
 	});
 });

@@ -1,5 +1,5 @@
 // The experts' leaderboard: Plackett–Luce strengths of the models from physicians' rankings.
-import { checkBootstrapOptions, drain, percentileInterval, seededRandom } from './bootstrap';
+import { checkBootstrapOptions, drain, percentileInterval, seedState } from './bootstrap';
 import type { Interval, RankRow } from './types';
 
 /** One rater's ranking of one question: tiers of candidate labels, best first (a tier of >1 is a tie). */
@@ -89,6 +89,9 @@ function compile(rankings: TierRanking[], labels: string[]): Compiled {
 	};
 }
 
+/** The patterns alone: what a fit reads. */
+type Patterns = Pick<Compiled, 'rankingStart' | 'items' | 'choices' | 'chosen'>;
+
 /** Pattern weights: each pattern counted as often as its rankings' questions are (`count` per question). */
 function patternWeights(c: Compiled, count: (question: number) => number, out: Float64Array) {
 	out.fill(0);
@@ -104,7 +107,7 @@ const TOLERANCE = 1e-9;
 const RESAMPLE_TOLERANCE = 1e-6;
 
 /** The wins of each candidate (pseudo-wins included): they do not depend on gamma. */
-function winsOf(c: Compiled, weights: Float64Array, pseudo: number, wins: Float64Array) {
+function winsOf(c: Patterns, weights: Float64Array, pseudo: number, wins: Float64Array) {
 	const { rankingStart, items, chosen } = c;
 	const rankings = rankingStart.length - 1;
 	// Every member of a tier that is not the last is chosen once.
@@ -117,20 +120,17 @@ function winsOf(c: Compiled, weights: Float64Array, pseudo: number, wins: Float6
 }
 
 /**
- * One MM step (then the best common scale) from `gamma` into `next`; returns the largest change of
- * a log strength. `scratch.wins` must hold winsOf for these weights.
+ * denom[i] = Σ over the choices whose risk set holds candidate i of (weight × choices) / (the
+ * risk set's total strength): MM's denominator, and with the wins the log posterior's gradient.
  */
-function mmStep(
-	c: Compiled,
+function denominators(
+	c: Patterns,
 	weights: Float64Array,
 	gamma: Float64Array,
-	next: Float64Array,
-	pseudo: number,
 	scratch: ReturnType<typeof scratchFor>
-): number {
+) {
 	const { rankingStart, items, choices } = c;
-	const nLabels = gamma.length;
-	const { wins, denom, stage } = scratch;
+	const { denom, stage } = scratch;
 	const rankings = rankingStart.length - 1;
 	denom.fill(0);
 	for (let r = 0; r < rankings; r++) {
@@ -153,6 +153,23 @@ function mmStep(
 			denom[items[e]] += cumulative;
 		}
 	}
+}
+
+/**
+ * One MM step (then the best common scale) from `gamma` into `next`; returns the largest change of
+ * a log strength. `scratch.wins` must hold winsOf for these weights.
+ */
+function mmStep(
+	c: Patterns,
+	weights: Float64Array,
+	gamma: Float64Array,
+	next: Float64Array,
+	pseudo: number,
+	scratch: ReturnType<typeof scratchFor>
+): number {
+	const nLabels = gamma.length;
+	const { wins, denom } = scratch;
+	denominators(c, weights, gamma, scratch);
 	for (let i = 0; i < nLabels; i++) {
 		// The prior: `pseudo` wins and `pseudo` losses against a virtual item of strength 1.
 		next[i] = wins[i] / (denom[i] + (2 * pseudo) / (gamma[i] + 1));
@@ -179,7 +196,7 @@ function mmStep(
  * virtual item is 1).
  */
 function fitAccelerated(
-	c: Compiled,
+	c: Patterns,
 	weights: Float64Array,
 	gamma: Float64Array,
 	maxIterations: number,
@@ -239,6 +256,111 @@ function fitAccelerated(
 }
 
 /**
+ * A resample's refit by Newton steps with the full-data fit's curvature (the chord method), in log
+ * strengths θ = log γ: θ ← θ + M·∇ℓ(θ), where ∇ℓ is the log posterior's gradient (the wins minus
+ * γ times MM's denominator) and M the inverse of its negated Hessian at the full-data fit
+ * (curvatureInverse). From the full-data strengths a resample's own Hessian differs from that
+ * one by a few per cent, so each step gains about two digits: 4–6 passes over the patterns where
+ * MM with SQUAREM takes about 19. It ends after a step that changes no log strength by `tolerance`
+ * (the gradient is then zero to within it: the same maximum MM converges to). Returns false when
+ * a step is not at most half the one before it (a resample far from the full data, where the
+ * full data's curvature does not fit), leaving gamma wherever it got: the caller then refits by MM.
+ */
+function chordRefit(
+	c: Patterns,
+	weights: Float64Array,
+	gamma: Float64Array,
+	inverse: Float64Array,
+	pseudo: number,
+	scratch: ReturnType<typeof scratchFor>,
+	tolerance: number
+): boolean {
+	const n = gamma.length;
+	const { wins, denom, g1: gradient, g2: step } = scratch;
+	winsOf(c, weights, pseudo, wins);
+	let previous = Infinity;
+	for (let iteration = 0; iteration < 50; iteration++) {
+		denominators(c, weights, gamma, scratch);
+		for (let i = 0; i < n; i++)
+			gradient[i] = wins[i] - gamma[i] * (denom[i] + (2 * pseudo) / (gamma[i] + 1));
+		let largest = 0;
+		for (let i = 0; i < n; i++) {
+			let d = 0;
+			for (let j = 0; j < n; j++) d += inverse[i * n + j] * gradient[j];
+			step[i] = d;
+			largest = Math.max(largest, Math.abs(d));
+		}
+		if (!(largest <= previous / 2)) return false; // NaN included
+		for (let i = 0; i < n; i++) gamma[i] *= Math.exp(step[i]);
+		if (largest < tolerance) return true;
+		previous = largest;
+	}
+	return false;
+}
+
+/**
+ * The inverse of the log posterior's negated Hessian in log strengths at gamma (n × n, row by
+ * row), or an empty array when it is not positive definite (no prior: the common scale is free).
+ * A tier of t choices from a risk set of total S adds t·(diag(a) − a·aᵀ) with a = γ/S over the
+ * set; the prior adds 2·pseudo·γᵢ/(1 + γᵢ)² to each diagonal entry.
+ */
+function curvatureInverse(
+	c: Patterns,
+	weights: Float64Array,
+	gamma: Float64Array,
+	pseudo: number
+): Float64Array {
+	const { rankingStart, items, choices } = c;
+	const n = gamma.length;
+	const h = new Float64Array(n * n);
+	for (let r = 0; r + 1 < rankingStart.length; r++) {
+		const w = weights[r];
+		if (w === 0) continue;
+		const e1 = rankingStart[r + 1];
+		for (let e = rankingStart[r]; e < e1; e++) {
+			if (choices[e] === 0) continue;
+			let total = 0;
+			for (let f = e; f < e1; f++) total += gamma[items[f]];
+			const wt = w * choices[e];
+			for (let f = e; f < e1; f++) {
+				const i = items[f];
+				const ai = gamma[i] / total;
+				h[i * n + i] += wt * ai;
+				for (let g = e; g < e1; g++) h[i * n + items[g]] -= wt * ai * (gamma[items[g]] / total);
+			}
+		}
+	}
+	for (let i = 0; i < n; i++) h[i * n + i] += (2 * pseudo * gamma[i]) / (gamma[i] + 1) ** 2;
+	// Cholesky h = L·Lᵀ, then the inverse column by column.
+	const l = new Float64Array(n * n);
+	for (let i = 0; i < n; i++) {
+		for (let j = 0; j <= i; j++) {
+			let sum = h[i * n + j];
+			for (let k = 0; k < j; k++) sum -= l[i * n + k] * l[j * n + k];
+			if (i === j) {
+				if (!(sum > 0)) return new Float64Array(0);
+				l[i * n + i] = Math.sqrt(sum);
+			} else l[i * n + j] = sum / l[j * n + j];
+		}
+	}
+	const inverse = new Float64Array(n * n);
+	const y = new Float64Array(n);
+	for (let col = 0; col < n; col++) {
+		for (let i = 0; i < n; i++) {
+			let sum = i === col ? 1 : 0;
+			for (let k = 0; k < i; k++) sum -= l[i * n + k] * y[k];
+			y[i] = sum / l[i * n + i];
+		}
+		for (let i = n - 1; i >= 0; i--) {
+			let sum = y[i];
+			for (let k = i + 1; k < n; k++) sum -= l[k * n + i] * inverse[k * n + col];
+			inverse[i * n + col] = sum / l[i * n + i];
+		}
+	}
+	return inverse;
+}
+
+/**
  * The log scale s maximising the prior Σᵢ log(e^s γᵢ) − 2 log(1 + e^s γᵢ), i.e. the root of
  * Σᵢ (1 − e^s γᵢ)/(1 + e^s γᵢ), decreasing in s: found by bisection.
  */
@@ -256,11 +378,10 @@ function bestLogScale(gamma: Float64Array): number {
 	return (lo + hi) / 2;
 }
 
-function scratchFor(c: Compiled) {
+function scratchFor(c: Patterns, n: number) {
 	let longest = 1;
 	for (let r = 0; r + 1 < c.rankingStart.length; r++)
 		longest = Math.max(longest, c.rankingStart[r + 1] - c.rankingStart[r]);
-	const n = c.labels.length;
 	return {
 		wins: new Float64Array(n),
 		denom: new Float64Array(n),
@@ -316,7 +437,7 @@ export function plackettLuce(
 		gamma,
 		opts.iterations ?? 10_000,
 		opts.pseudo ?? PSEUDO,
-		scratchFor(c),
+		scratchFor(c, labels.length),
 		TOLERANCE
 	);
 	const normalised = new Float64Array(labels.length);
@@ -398,61 +519,216 @@ export function* expertLeaderboardSteps(
 	rankings: TierRanking[],
 	opts: ExpertLeaderboardOptions
 ): Generator<number, ExpertLeaderboard, void> {
+	return yield* leaderboardSteps(planExpertLeaderboard(rankings, opts));
+}
+
+/** A plan's resamples drawn here, one at a time (see expertLeaderboardSteps). */
+export function* leaderboardSteps(
+	plan: ExpertLeaderboardPlan
+): Generator<number, ExpertLeaderboard, void> {
+	const shard = shardOf(plan, 0, plan.resamples);
+	const resample = plResampler(shard);
+	for (let b = 0; b < shard.to; b++) {
+		resample(b);
+		yield b + 1;
+	}
+	return leaderboardOf(plan, [resample.result]);
+}
+
+/**
+ * The experts' leaderboard before its bootstrap: the rankings compiled, the full-data fit (the
+ * point strengths, and where every resample's refit starts) and what the resamples need. Its
+ * resamples can then be drawn in shards (shardOf, plShard), here or on other threads, and put
+ * together by leaderboardOf: the same leaderboard as expertLeaderboard, to the last bit.
+ */
+export interface ExpertLeaderboardPlan {
+	labels: string[];
+	/** The point strengths (normalised to sum to 1), in the order of labels. */
+	point: Float64Array;
+	level: number;
+	resamples: number;
+	/** What every shard shares (see PlShard). */
+	common: Omit<PlShard, 'from' | 'to'>;
+}
+
+export function planExpertLeaderboard(
+	rankings: TierRanking[],
+	opts: ExpertLeaderboardOptions
+): ExpertLeaderboardPlan {
 	const level = checkBootstrapOptions(opts);
 	const maxIterations = opts.iterations ?? 10_000;
 	const pseudo = opts.pseudo ?? PSEUDO;
 	const labels = labelsOf(rankings);
 	const c = compile(rankings, labels);
 	const n = labels.length;
-	const scratch = scratchFor(c);
 	const full = new Float64Array(n).fill(1);
-	fitAccelerated(
-		c,
-		patternWeights(c, () => 1, new Float64Array(c.rankingStart.length - 1)),
-		full,
-		maxIterations,
-		pseudo,
-		scratch,
-		TOLERANCE
-	);
+	const ones = patternWeights(c, () => 1, new Float64Array(c.rankingStart.length - 1));
+	fitAccelerated(c, ones, full, maxIterations, pseudo, scratchFor(c, labels.length), TOLERANCE);
 	const point = new Float64Array(n);
 	normalise(full, point);
-
-	const questions = c.questions.length;
-	const random = seededRandom(opts.seed);
-	const counts = new Float64Array(questions);
-	const weights = new Float64Array(c.rankingStart.length - 1);
-	const drawn = (q: number) => counts[q];
-	const gamma = new Float64Array(n);
-	const normalised = new Float64Array(n);
-	const draws = labels.map(() => new Float64Array(opts.resamples));
-	let valid = 0;
-	for (let b = 0; questions > 0 && b < opts.resamples; b++) {
-		counts.fill(0);
-		for (let i = 0; i < questions; i++) counts[Math.floor(random() * questions)]++;
-		patternWeights(c, drawn, weights);
-		gamma.set(full);
-		const refit = fitAccelerated(
-			c,
-			weights,
-			gamma,
+	const { rankingQuestion, rankingPattern, rankingStart, items, choices, chosen } = c;
+	return {
+		labels,
+		point,
+		level,
+		resamples: opts.resamples,
+		common: {
+			...{ rankingQuestion, rankingPattern, rankingStart, items, choices, chosen },
+			labels: n,
+			questions: c.questions.length,
+			full,
+			inverse: curvatureInverse(c, ones, full, pseudo),
+			state: seedState(opts.seed),
 			maxIterations,
 			pseudo,
-			scratch,
-			RESAMPLE_TOLERANCE
-		);
-		if (refit.converged) {
-			normalise(gamma, normalised);
-			for (let i = 0; i < n; i++) draws[i][valid] = normalised[i];
+			tolerance: RESAMPLE_TOLERANCE
+		}
+	};
+}
+
+/** The shard of plan's bootstrap that draws resamples from…to−1. */
+export function shardOf(plan: ExpertLeaderboardPlan, from: number, to: number): PlShard {
+	return { ...plan.common, from, to };
+}
+
+/**
+ * The leaderboard from the results of shards that cover resamples 0…resamples−1 in order: each
+ * label's strengths over the resamples whose refit converged, in resample order, and their
+ * percentile interval (a resample whose fit does not converge is skipped and not counted in
+ * `valid`).
+ */
+export function leaderboardOf(
+	plan: ExpertLeaderboardPlan,
+	results: PlShardResult[]
+): ExpertLeaderboard {
+	const n = plan.labels.length;
+	const draws = plan.labels.map(() => new Float64Array(plan.resamples));
+	let valid = 0;
+	for (const { converged, strengths } of results) {
+		for (let k = 0; k < converged.length; k++) {
+			if (!converged[k]) continue;
+			for (let i = 0; i < n; i++) draws[i][valid] = strengths[k * n + i];
 			valid++;
 		}
-		yield b + 1;
 	}
-	return labels
+	return plan.labels
 		.map((label, i) => ({
 			label,
-			strength: point[i],
-			interval: percentileInterval(draws[i].subarray(0, valid), level, opts.resamples)
+			strength: plan.point[i],
+			interval: percentileInterval(draws[i].subarray(0, valid), plan.level, plan.resamples)
 		}))
 		.sort((a, b) => b.strength - a.strength || a.label.localeCompare(b.label));
 }
+
+/**
+ * A share of the experts' leaderboard bootstrap: resamples from…to−1 of the seeded sequence.
+ * Plain numbers and typed arrays only, so it can be sent to a worker thread (PL_SHARD_SOURCE).
+ */
+export interface PlShard extends Omit<Compiled, 'labels' | 'questions'> {
+	/** How many candidates (labels) and questions. */
+	labels: number;
+	questions: number;
+	/** The full-data fit, where each refit starts (scale: the virtual item is 1). */
+	full: Float64Array;
+	/** The chord method's matrix (curvatureInverse at the full-data fit); empty: refit by MM. */
+	inverse: Float64Array;
+	/** mulberry32's state before resample 0's first draw (seedState of the seed). */
+	state: number;
+	from: number;
+	to: number;
+	maxIterations: number;
+	pseudo: number;
+	tolerance: number;
+}
+
+/** Per resample of a shard: whether its refit converged, and its strengths (labels per resample). */
+export interface PlShardResult {
+	/** 0: the refit did not converge (the resample is skipped); 1: by the chord method; 2: by MM. */
+	converged: Uint8Array;
+	strengths: Float64Array;
+}
+
+/*
+ * The functions from here to PL_SHARD_SOURCE also run on worker threads, sent there as their source
+ * text (PL_SHARD_SOURCE): they use only each other, their arguments and JavaScript's built-ins.
+ */
+
+/**
+ * Resamples a shard's resamples one at a time: resample(b) draws resample b's questions with
+ * replacement (the draws of seededRandom(seed) from the (b·questions)-th on: mulberry32's state
+ * advances by a constant at each draw, so any resample's first state is known at once), counts
+ * each pattern as often as its rankings' questions were drawn, refits from the full-data
+ * strengths and writes the result into resample.result.
+ */
+function plResampler(job: PlShard): ((b: number) => void) & { result: PlShardResult } {
+	const n = job.labels;
+	const questions = job.questions;
+	const counts = new Float64Array(questions);
+	const weights = new Float64Array(job.rankingStart.length - 1);
+	const scratch = scratchFor(job, n);
+	const gamma = new Float64Array(n);
+	const normalised = new Float64Array(n);
+	const result: PlShardResult = {
+		converged: new Uint8Array(job.to - job.from),
+		strengths: new Float64Array((job.to - job.from) * n)
+	};
+	const resample = (b: number) => {
+		counts.fill(0);
+		let s = (job.state + Math.imul(b * questions, 0x6d2b79f5)) | 0;
+		for (let i = 0; i < questions; i++) {
+			s = (s + 0x6d2b79f5) | 0;
+			let t = s;
+			t = Math.imul(t ^ (t >>> 15), t | 1);
+			t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+			counts[Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * questions)]++;
+		}
+		weights.fill(0);
+		for (let r = 0; r < job.rankingPattern.length; r++)
+			weights[job.rankingPattern[r]] += counts[job.rankingQuestion[r]];
+		gamma.set(job.full);
+		let converged =
+			job.inverse.length > 0 &&
+			chordRefit(job, weights, gamma, job.inverse, job.pseudo, scratch, job.tolerance);
+		const byMM = !converged;
+		if (byMM) {
+			gamma.set(job.full);
+			converged = fitAccelerated(
+				job,
+				weights,
+				gamma,
+				job.maxIterations,
+				job.pseudo,
+				scratch,
+				job.tolerance
+			).converged;
+		}
+		if (converged) {
+			normalise(gamma, normalised);
+			result.strengths.set(normalised, (b - job.from) * n);
+			result.converged[b - job.from] = byMM ? 2 : 1;
+		}
+	};
+	return Object.assign(resample, { result });
+}
+
+/** Every resample of a shard; `progress(done)` after each (done: of this shard). */
+export function plShard(job: PlShard, progress?: (done: number) => void): PlShardResult {
+	const resample = plResampler(job);
+	for (let b = job.from; b < job.to; b++) {
+		resample(b);
+		if (progress) progress(b - job.from + 1);
+	}
+	return resample.result;
+}
+
+/**
+ * plShard and what it calls as source text, for a worker thread: a function expression taking
+ * (shard, progress). `__name` is what some TypeScript compilers wrap functions with to keep their
+ * names; the worker's own (identity) stands in for it.
+ */
+export const PL_SHARD_SOURCE = () =>
+	`(() => {
+var __name = (f) => f;
+${[plResampler, chordRefit, fitAccelerated, mmStep, denominators, winsOf, bestLogScale, normalise, scratchFor].map(String).join('\n')}
+return ${String(plShard)};
+})()`;

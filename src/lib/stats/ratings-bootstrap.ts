@@ -517,8 +517,13 @@ const undefinedOnData: Interval = {
 const notAsked: Interval = { low: null, high: null, reason: 'no interval asked for' };
 
 /** One set of ratings compiled, its values, and the statistics its resamples are evaluated for. */
-function prepare(r: Rating[], order: (string | number)[] | undefined, opts: EstimateOptions) {
-	return prepareCompiled(compileRatings(r, order ?? ratingOrder(r)), opts);
+function prepare(
+	r: Rating[],
+	order: (string | number)[] | undefined,
+	opts: EstimateOptions,
+	only?: readonly RatingKey[]
+) {
+	return prepareCompiled(compileRatings(r, order ?? ratingOrder(r)), opts, only);
 }
 
 function prepareCompiled(
@@ -607,13 +612,14 @@ function unitOrder(r: Rating[]): string[] {
  * with its own category order. Every set's units would be drawn by the same seeded sequence, so
  * they are drawn once per resample for all of them, as a count per combination of the sets' unit
  * types: exactly the intervals `ratingEstimates` gives each set with the seed, for one draw.
- * Sets over other units are computed apart.
+ * Sets over other units are computed apart. A set's `keys` limit the intervals computed to those
+ * statistics (as in pairedRatingEstimates): the same intervals for them as without.
  */
 export function sharedRatingEstimates(
-	sets: { ratings: Rating[]; order?: (string | number)[] }[],
+	sets: { ratings: Rating[]; order?: (string | number)[]; keys?: readonly RatingKey[] }[],
 	opts: Omit<EstimateOptions, 'order' | 'clusterOf'>
 ): Estimates[] {
-	const prepared = sets.map((set) => prepare(set.ratings, set.order, opts));
+	const prepared = sets.map((set) => prepare(set.ratings, set.order, opts, set.keys));
 	if (opts.resamples < 1) return prepared.map(({ values }) => ({ values, intervals: null }));
 	// Sets that need resamples, grouped by their units (one draw per group and resample).
 	const groups = new Map<string, number[]>();

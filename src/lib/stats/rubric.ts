@@ -1,7 +1,7 @@
 // Rubric studies (HDCEval style): physicians score each answer to a question on sub-aspects, on an
 // integer scale; sub-aspects are grouped into aspects. Agreement, model means, score distributions
 // and position bias, each with a bootstrap interval that resamples whole QUESTIONS.
-import { checkBootstrapOptions, percentileInterval, seededIndices } from './bootstrap';
+import { checkBootstrapOptions, percentileInterval, seedState } from './bootstrap';
 import { ratingStatistics, type RatingKey } from './ratings';
 import { ratingEstimates } from './ratings-bootstrap';
 import { defined, undefinedStat, type Interval, type Rating, type Stat } from './types';
@@ -439,11 +439,30 @@ export function ratioIntervals(
 	series: { numerators: Float64Array; denominators: Float64Array }[],
 	opts: { resamples: number; seed: string; level: number }
 ): Interval[] {
+	const plan = planRatios(series, opts);
+	if (!plan) return series.map(() => noInterval('no units to resample'));
+	return ratioIntervalsOf(plan, [ratioShard(ratioShardOf(plan, 0, plan.resamples))]);
+}
+
+/**
+ * ratioIntervals before its resamples: the series laid out unit-major (a drawn unit adds one
+ * contiguous row to every series' sums, each series still summed in draw order); null without
+ * units. Its resamples can be drawn in shards (ratioShardOf, ratioShard), here or on other
+ * threads, and put together by ratioIntervalsOf: the very intervals of ratioIntervals.
+ */
+export interface RatioPlan {
+	resamples: number;
+	level: number;
+	common: Omit<RatioShard, 'from' | 'to'>;
+}
+
+export function planRatios(
+	series: { numerators: Float64Array; denominators: Float64Array }[],
+	opts: { resamples: number; seed: string; level: number }
+): RatioPlan | null {
 	const S = series.length;
 	const n = S ? series[0].numerators.length : 0;
-	if (n === 0) return series.map(() => noInterval('no units to resample'));
-	// Unit-major layout, so a drawn unit adds one contiguous row to every series' sums (each series
-	// still summed in draw order, as bootstrapRatio sums it).
+	if (n === 0) return null;
 	const num = new Float64Array(n * S);
 	const den = new Float64Array(n * S);
 	series.forEach(({ numerators, denominators }, k) => {
@@ -452,33 +471,93 @@ export function ratioIntervals(
 			den[i * S + k] = denominators[i];
 		}
 	});
-	const draw = seededIndices(opts.seed);
-	const drawn = new Int32Array(n);
+	return {
+		resamples: opts.resamples,
+		level: opts.level,
+		common: { num, den, series: S, units: n, state: seedState(opts.seed) }
+	};
+}
+
+/** The shard of plan's resamples from…to−1. */
+export function ratioShardOf(plan: RatioPlan, from: number, to: number): RatioShard {
+	return { ...plan.common, from, to };
+}
+
+/** Each series' interval from shards covering resamples 0…resamples−1 in order. */
+export function ratioIntervalsOf(plan: RatioPlan, results: RatioShardResult[]): Interval[] {
+	const S = plan.common.series;
+	const values = Array.from({ length: S }, () => new Float64Array(plan.resamples));
+	const valid = new Int32Array(S);
+	for (const { values: drawn } of results)
+		for (let o = 0; o < drawn.length; o += S)
+			for (let k = 0; k < S; k++) {
+				const v = drawn[o + k];
+				if (!Number.isNaN(v)) values[k][valid[k]++] = v;
+			}
+	return values.map((v, k) =>
+		percentileInterval(v.subarray(0, valid[k]), plan.level, plan.resamples)
+	);
+}
+
+/** A share of ratioIntervals' resamples: plain numbers and typed arrays, for a worker thread. */
+export interface RatioShard {
+	/** Numerators and denominators, unit-major: unit i's row is i·series … i·series + series − 1. */
+	num: Float64Array;
+	den: Float64Array;
+	series: number;
+	units: number;
+	/** mulberry32's state before resample 0's first draw (seedState of the seed). */
+	state: number;
+	from: number;
+	to: number;
+}
+
+/** Per resample of the shard, each series' ratio (series per resample); NaN where undefined. */
+export interface RatioShardResult {
+	values: Float64Array;
+}
+
+/**
+ * Resamples from…to−1: each draws `units` units as seededIndices(seed) does (resample r starts
+ * r·units draws in: mulberry32's state advances by a constant at each draw), sums every series'
+ * numerators and denominators in draw order, and keeps their ratio where the denominator is not 0
+ * and the ratio finite. Uses only its argument and JavaScript's built-ins: it also runs on worker
+ * threads, sent there as source text (RATIO_SHARD_SOURCE).
+ */
+export function ratioShard(job: RatioShard): RatioShardResult {
+	const { num, den, series: S, units: n } = job;
+	// (x / 2³²) · n and x · (n / 2³²) are both the one rounding of x·n/2³²: seededIndices' index.
+	const scale = n / 4294967296;
 	const top = new Float64Array(S);
 	const bottom = new Float64Array(S);
-	const values = series.map(() => new Float64Array(opts.resamples));
-	const valid = new Int32Array(S);
-	for (let r = 0; r < opts.resamples; r++) {
+	const values = new Float64Array((job.to - job.from) * S);
+	let s = (job.state + Math.imul(job.from * n, 0x6d2b79f5)) | 0;
+	for (let r = job.from; r < job.to; r++) {
 		top.fill(0);
 		bottom.fill(0);
-		draw(drawn, n);
 		for (let i = 0; i < n; i++) {
-			const o = drawn[i] * S;
+			s = (s + 0x6d2b79f5) | 0;
+			let t = s;
+			t = Math.imul(t ^ (t >>> 15), t | 1);
+			t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+			const o = Math.floor(((t ^ (t >>> 14)) >>> 0) * scale) * S;
 			for (let k = 0; k < S; k++) {
 				top[k] += num[o + k];
 				bottom[k] += den[o + k];
 			}
 		}
+		const at = (r - job.from) * S;
 		for (let k = 0; k < S; k++) {
-			if (bottom[k] === 0) continue;
-			const v = top[k] / bottom[k];
-			if (Number.isFinite(v)) values[k][valid[k]++] = v;
+			const v = bottom[k] === 0 ? NaN : top[k] / bottom[k];
+			values[at + k] = Number.isFinite(v) ? v : NaN;
 		}
 	}
-	return values.map((v, k) =>
-		percentileInterval(v.subarray(0, valid[k]), opts.level, opts.resamples)
-	);
+	return { values };
 }
+
+/** ratioShard as source text for a worker thread (see src/lib/server/threads.ts). */
+export const RATIO_SHARD_SOURCE = () =>
+	`(() => { var __name = (f) => f; return ${String(ratioShard)}; })()`;
 
 /** A model's mean score on one key. */
 export interface ModelMean {

@@ -6,6 +6,7 @@ import {
 	qaItem,
 	rankingEntry,
 	ranking,
+	statsCache,
 	study as studyTable,
 	studyQuestion,
 	user
@@ -13,7 +14,7 @@ import {
 import { MIN_INTERVAL_UNITS } from '../../../stats/bootstrap';
 import { addReview, PAIRS, seedStudy } from '../../fixtures/agreement-known';
 import { seedItems, seedUsers } from '../../fixtures/review';
-import { cachedStudyAgreement, cachedVerificationAgreement } from './cache';
+import { cachedStudyAgreement, cachedVerificationAgreement, METHOD } from './cache';
 import { inBackground, isPending, reportsInBackground } from './background';
 import {
 	dashboardReports,
@@ -171,6 +172,20 @@ describeEachDb('study agreement', (h) => {
 		const after = await cachedStudyAgreement(h.db, study.id, options);
 		expect(after.fresh).toBe(true);
 		expect(after.result.inputs.rankings).toBe(5);
+	});
+
+	it('recomputes a report stored by an earlier method of computing it', async () => {
+		const { study } = await seedStudy(h.db);
+		expect((await cachedStudyAgreement(h.db, study.id, options)).fresh).toBe(true);
+		const [stored] = await h.db.select().from(statsCache).where(eq(statsCache.kind, 'study'));
+		expect(stored.fingerprint).toMatch(new RegExp(`;method ${METHOD.study}$`));
+		// As the method before stored it: the data's fingerprint alone.
+		await h.db
+			.update(statsCache)
+			.set({ fingerprint: stored.fingerprint.replace(/;method \d+$/, '') })
+			.where(eq(statsCache.id, stored.id));
+		expect((await cachedStudyAgreement(h.db, study.id, options)).fresh).toBe(true);
+		expect((await cachedStudyAgreement(h.db, study.id, options)).fresh).toBe(false);
 	});
 });
 

@@ -58,7 +58,28 @@ export interface Defer<P> {
 }
 
 /** The reports the cache keeps, one row per report, subject and options. */
-type ReportKind = 'verification' | 'study' | 'rubric' | 'pairwise' | 'evidence' | 'leaderboards';
+export type ReportKind =
+	'verification' | 'study' | 'rubric' | 'pairwise' | 'evidence' | 'leaderboards';
+
+/**
+ * Each report's method, counted up when its computation changes what it gives for the same data
+ * (0: as first cached). A report stored by an earlier method no longer matches its fingerprint,
+ * so it is computed again rather than shown beside reports of the method of today.
+ * study 1: each resample of the experts' leaderboard refitted by the chord method, not MM.
+ */
+export const METHOD: Record<ReportKind, number> = {
+	verification: 0,
+	study: 1,
+	rubric: 0,
+	pairwise: 0,
+	evidence: 0,
+	leaderboards: 0
+};
+
+/** The fingerprint a report is stored under: its data's, and its method's if counted up. */
+function withMethod(kind: ReportKind, fingerprint: string): string {
+	return METHOD[kind] ? `${fingerprint};method ${METHOD[kind]}` : fingerprint;
+}
 
 async function cached<T, P = never>(
 	db: Db,
@@ -72,7 +93,7 @@ async function cached<T, P = never>(
 	const identity = `${kind}:${subjectId}:${options}`;
 	const running = defer?.running?.(identity);
 	if (running !== undefined) return running;
-	const fingerprint = await fingerprintOf();
+	const fingerprint = withMethod(kind, await fingerprintOf());
 	const where = and(
 		eq(statsCache.kind, kind),
 		eq(statsCache.subjectId, subjectId),

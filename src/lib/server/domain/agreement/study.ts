@@ -5,6 +5,8 @@ import { kendallTauB, pearson, spearman } from '../../../stats/correlation';
 import {
 	expertLeaderboard,
 	expertLeaderboardSteps,
+	leaderboardSteps,
+	planExpertLeaderboard,
 	plackettLuce,
 	tierRankings,
 	type ExpertLeaderboard,
@@ -12,8 +14,16 @@ import {
 } from '../../../stats/leaderboard';
 import { consensusRanks, meanDefined, questionAgreements } from '../../../stats/rankings';
 import { krippendorffAlpha } from '../../../stats/ratings';
-import { ratioIntervals } from '../../../stats/rubric';
-import { ratingIntervals } from '../../../stats/ratings-bootstrap';
+import {
+	planRatios,
+	RATIO_SHARD_SOURCE,
+	ratioIntervals,
+	ratioIntervalsOf,
+	ratioShardOf,
+	type RatioShard,
+	type RatioShardResult
+} from '../../../stats/rubric';
+import { sharedRatingEstimates } from '../../../stats/ratings-bootstrap';
 import {
 	defined,
 	undefinedStat,
@@ -33,7 +43,9 @@ import {
 } from './extract';
 import type { AgreementOptions, Estimate } from './verification';
 import { excludedCounts, type ExcludedCounts } from '../exclusions';
-import { inSlices, reportPart } from '../../progress';
+import { inSlices, reportPart, stepsReporter } from '../../progress';
+import { inThreads } from '../../threads';
+import { bootstrapThreads, leaderboardInThreads } from './leaderboard-threads';
 import { resamplesPart } from './background';
 
 /** Study options: the bootstrap, and which scoring run the metrics come from (null: the newest). */
@@ -139,6 +151,39 @@ class RatioBatch {
 			jobs.forEach((j, k) => (j.into.interval = intervals[k]));
 		}
 	}
+
+	/** run, each series' resamples split over `threads` worker threads: the same intervals. */
+	async runInThreads(threads: number) {
+		if (this.jobs.length === 0) return;
+		const level = checkBootstrapOptions(this.options);
+		const groups = [...groupBy(this.jobs, (j) => j.numerators.length).values()];
+		const plans = groups.map((jobs) =>
+			planRatios(jobs, { resamples: this.options.resamples, seed: this.options.seed, level })
+		);
+		const shards: RatioShard[] = [];
+		const owner: number[] = [];
+		plans.forEach((plan, g) => {
+			if (!plan) return;
+			for (let t = 0; t < threads; t++) {
+				const from = Math.floor((t * plan.resamples) / threads);
+				const to = Math.floor(((t + 1) * plan.resamples) / threads);
+				if (to > from) {
+					shards.push(ratioShardOf(plan, from, to));
+					owner.push(g);
+				}
+			}
+		});
+		const results = await inThreads<RatioShard, RatioShardResult>(RATIO_SHARD_SOURCE(), shards);
+		plans.forEach((plan, g) => {
+			const intervals = plan
+				? ratioIntervalsOf(
+						plan,
+						results.filter((_, i) => owner[i] === g)
+					)
+				: groups[g].map(() => noInterval('no units to resample'));
+			groups[g].forEach((j, k) => (j.into.interval = intervals[k]));
+		});
+	}
 }
 
 /** Stands for an interval a RatioBatch fills in before the report is returned. */
@@ -243,11 +288,16 @@ function rankingAgreement(
 				: options.resamples <= 0
 					? noInterval('no bootstrap requested (0 resamples)')
 					: (tooFewUnits(pairable, 'answers tagged by 2+ physicians') ??
-						ratingIntervals(tagRatings, {
-							order: TAG_ORDER,
-							resamples: options.resamples,
-							seed: options.seed
-						}).alpha_ordinal)
+						// Each resample evaluated for the ordinal alpha alone: the interval of
+						// ratingIntervals(…).alpha_ordinal, without the statistics not shown.
+						sharedRatingEstimates(
+							[{ ratings: tagRatings, order: TAG_ORDER, keys: ['alpha_ordinal'] }],
+							{
+								resamples: options.resamples,
+								seed: options.seed,
+								confidence: checkBootstrapOptions(options)
+							}
+						)[0].intervals!.alpha_ordinal)
 	};
 	return {
 		wByQuestion,
@@ -553,8 +603,12 @@ async function rankingsAndRun(db: Db, studyId: number, options: StudyOptions) {
 		studyRuns(db, studyId),
 		excludedCounts(db, studyId)
 	]);
-	const run = (options.runId == null ? runs[0] : runs.find((r) => r.id === options.runId)) ?? null;
-	return { rows, run, excluded };
+	return { rows, run: chosenRun(runs, options), excluded };
+}
+
+/** The scoring run the options ask for (null: the newest), or null if it scored none of the study. */
+function chosenRun(runs: StudyRun[], options: StudyOptions): StudyRun | null {
+	return (options.runId == null ? runs[0] : runs.find((r) => r.id === options.runId)) ?? null;
 }
 
 /** The physicians' rankings as rank rows and Plackett–Luce input, and the experts' leaderboard. */
@@ -595,13 +649,22 @@ function unresampled(plInput: TierRanking[]): ExpertLeaderboard {
 export function studyReport(
 	input: StudyInput,
 	options: StudyOptions,
-	{ ranks, plInput, expert } = expertPart(input.rows, options)
+	expert = expertPart(input.rows, options)
 ): StudyAgreement {
+	const { report, ratios } = studyReportParts(input, options, expert);
+	ratios.run();
+	return report;
+}
+
+/** studyReport but for its ratio bootstraps: their intervals are set when `ratios` runs. */
+function studyReportParts(
+	input: StudyInput,
+	options: StudyOptions,
+	{ ranks, plInput, expert }: ReturnType<typeof expertPart>
+): { report: StudyAgreement; ratios: RatioBatch } {
 	const { studyId, rows, run, scores, excluded } = input;
 	const byQuestion = groupBy(rows, (r) => r.question);
 	const strengths = Object.fromEntries(expert.map((e) => [e.label, e.strength]));
-	// Plackett–Luce intervals resample questions: over too few they mean nothing.
-	const fewRanked = tooFewUnits(byQuestion.size, 'ranked questions');
 	const scored = run ? scoredCandidates(rows, scores, consensusRanks(ranks)) : null;
 	const ratios = new RatioBatch(options);
 	const report: StudyAgreement = {
@@ -626,16 +689,22 @@ export function studyReport(
 			: [],
 		leaderboards: {
 			automatic: run ? automaticLeaderboard(rows, scores, options, ratios) : [],
-			expert: expert.map((e) => ({
-				model: e.label,
-				strength: e.strength,
-				interval: e.interval.low === null ? e.interval : (fewRanked ?? e.interval)
-			})),
+			expert: expertEntries(expert, byQuestion.size),
 			good: goodShares(rows)
 		}
 	};
-	ratios.run();
-	return report;
+	return { report, ratios };
+}
+
+/** The report's leaderboard rows from the experts' leaderboard of `questions` ranked questions. */
+function expertEntries(expert: ExpertLeaderboard, questions: number) {
+	// Plackett–Luce intervals resample questions: over too few they mean nothing.
+	const fewRanked = tooFewUnits(questions, 'ranked questions');
+	return expert.map((e) => ({
+		model: e.label,
+		strength: e.strength,
+		interval: e.interval.low === null ? e.interval : (fewRanked ?? e.interval)
+	}));
 }
 
 /** Physicians' agreement, reference check, position bias and metrics against experts for one study. */
@@ -645,18 +714,25 @@ export async function studyAgreement(
 	options: StudyOptions
 ): Promise<StudyAgreement> {
 	await reportPart(1, 3, 'reading the rankings');
-	const { rows, run, excluded } = await rankingsAndRun(db, studyId, options);
+	// The run is known first (a small query); its scores are then read beside the rankings, and
+	// awaited only once the Plackett–Luce bootstrap has started.
+	const chosen = studyRuns(db, studyId).then((runs) => chosenRun(runs, options));
+	const scores: Promise<StudyInput['scores']> = chosen.then((run) =>
+		run ? candidateScores(db, studyId, run.id) : new Map()
+	);
+	scores.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
+	const [rows, run, excluded] = await Promise.all([
+		rankingJudgements(db, studyId),
+		chosen,
+		excludedCounts(db, studyId)
+	]);
+	const threaded = await beside(rows, run, excluded, scores, studyId, options);
+	if (threaded) return threaded;
 	await reportPart(
 		2,
 		3,
 		resamplesPart("the experts' leaderboard (Plackett–Luce)", options.resamples)
 	);
-	// The scores are read on the server while the Plackett–Luce bootstrap, the longest part, runs.
-	const scores: Promise<StudyInput['scores']> = run
-		? candidateScores(db, studyId, run.id)
-		: Promise.resolve(new Map());
-	scores.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
-	await new Promise((resolve) => setImmediate(resolve)); // the query is sent
 	const expert = await expertPartInSlices(rows, options);
 	const scored = await scores;
 	await reportPart(
@@ -665,4 +741,66 @@ export async function studyAgreement(
 		resamplesPart('agreement between physicians and metrics', options.resamples)
 	);
 	return studyReport({ studyId, rows, run, scores: scored, excluded }, options, expert);
+}
+
+/**
+ * A large report with several cores: the experts' leaderboard bootstrap runs on worker threads
+ * (leaderboard-threads) while this thread computes the rest of the report, then its intervals fill
+ * the report's leaderboard; the same report as one thread computes. Null when the bootstrap is
+ * not worth threads (small, or one core) or they fail (the caller then computes it here).
+ */
+async function beside(
+	rows: RankingJudgement[],
+	run: StudyInput['run'],
+	excluded: StudyInput['excluded'],
+	scores: Promise<StudyInput['scores']>,
+	studyId: number,
+	options: StudyOptions
+): Promise<StudyAgreement | null> {
+	if (options.resamples <= 0) return null;
+	const { ranks, plInput } = expertInput(rows);
+	const plan = planExpertLeaderboard(plInput, options);
+	const threads = bootstrapThreads(plan);
+	if (threads < 2) return null;
+	await reportPart(
+		2,
+		2,
+		resamplesPart(
+			`the experts' leaderboard (Plackett–Luce, on ${threads} threads) and, beside it, the agreement between physicians and metrics`,
+			options.resamples
+		)
+	);
+	const expert = leaderboardInThreads(plan, threads, stepsReporter(plan.resamples, 'resamples'));
+	expert.catch(() => {}); // awaited below
+	const points: ExpertLeaderboard = plan.labels
+		.map((label, i) => ({
+			label,
+			strength: plan.point[i],
+			interval: noInterval('not drawn yet')
+		}))
+		.sort((a, b) => b.strength - a.strength || a.label.localeCompare(b.label));
+	const input = { studyId, rows, run, scores: await scores, excluded };
+	const { report, ratios } = studyReportParts(input, options, { ranks, plInput, expert: points });
+	// The ratio bootstraps, known now, on threads too (the leaderboard's are mostly done by now).
+	const ratiosDone = ratios.runInThreads(threads).catch((error: unknown) => {
+		hereInstead('ratio bootstraps', error);
+		ratios.run();
+	});
+	let leaderboard: ExpertLeaderboard;
+	try {
+		leaderboard = await expert;
+	} catch (error) {
+		hereInstead("experts' leaderboard bootstrap", error);
+		leaderboard = await inSlices(leaderboardSteps(plan), plan.resamples, 'resamples');
+	}
+	await ratiosDone;
+	report.leaderboards.expert = expertEntries(leaderboard, report.inputs.questions);
+	return report;
+}
+
+/** Says that a part computed on worker threads failed there and is computed on this thread. */
+function hereInstead(part: string, error: unknown) {
+	console.warn(
+		`The study report's ${part} could not run on worker threads (${(error as Error).message}): computed on this thread instead.`
+	);
 }

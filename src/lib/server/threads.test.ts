@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { inThreads, threadCount } from './threads';
+
+describe('inThreads', () => {
+	it('runs a kernel on each job on threads of their own, results in the jobs’ order', async () => {
+		const kernel = `(job) => {
+			const squares = new Float64Array(job.n);
+			for (let i = 0; i < job.n; i++) squares[i] = (job.start + i) ** 2;
+			return { squares, start: job.start };
+		}`;
+		const jobs = [0, 10, 20, 30].map((start) => ({ start, n: 10 }));
+		const results = await inThreads<(typeof jobs)[0], { squares: Float64Array; start: number }>(
+			kernel,
+			jobs
+		);
+		expect(results.map((r) => r.start)).toEqual([0, 10, 20, 30]);
+		// Typed arrays come back as typed arrays (moved, not turned into plain objects).
+		expect(results[2].squares).toBeInstanceOf(Float64Array);
+		expect([...results[2].squares]).toEqual(Array.from({ length: 10 }, (_, i) => (20 + i) ** 2));
+	});
+
+	it('sums the progress the kernels report', async () => {
+		// Each kernel reports its progress over about 0.3 s: at least one report each gets through.
+		const kernel = `(job, progress) => {
+			const until = Date.now() + 300;
+			let done = 0;
+			while (Date.now() < until) progress(++done);
+			return { done };
+		}`;
+		const seen: number[] = [];
+		const results = await inThreads<object, { done: number }>(kernel, [{}, {}], (d) =>
+			seen.push(d)
+		);
+		expect(seen.length).toBeGreaterThan(1);
+		// A running sum of what each thread has done: it never falls, and never passes the total.
+		for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1]);
+		expect(seen.at(-1)!).toBeLessThanOrEqual(results[0].done + results[1].done);
+	});
+
+	it('rejects with the failure of a kernel that throws or does not compile', async () => {
+		await expect(
+			inThreads(
+				`(job) => { if (job.bad) throw new Error('no such shard ' + job.id); return {}; }`,
+				[{ id: 1 }, { id: 2, bad: true }]
+			)
+		).rejects.toThrow(/no such shard 2/);
+		await expect(inThreads(`(job) => { return {`, [{}])).rejects.toThrow(SyntaxError);
+		// A kernel using what threads do not have (a variable of the caller's module) fails too.
+		await expect(inThreads(`(job) => ({ value: notDefinedHere })`, [{}])).rejects.toThrow(
+			/notDefinedHere is not defined/
+		);
+	});
+
+	it('uses the machine’s cores, at least one and at most eight', () => {
+		expect(threadCount()).toBeGreaterThanOrEqual(1);
+		expect(threadCount()).toBeLessThanOrEqual(8);
+	});
+});
