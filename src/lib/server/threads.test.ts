@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { inThreads, threadCount } from './threads';
 
@@ -49,6 +51,47 @@ describe('inThreads', () => {
 		await expect(inThreads(`(job) => ({ value: notDefinedHere })`, [{}])).rejects.toThrow(
 			/notDefinedHere is not defined/
 		);
+	});
+
+	it('serves calls made together, each its own results, and goes on after a thread stops', async () => {
+		const double = `(job) => ({ value: job.x * 2 })`;
+		const square = `(job) => ({ value: job.x * job.x })`;
+		const xs = [1, 2, 3, 4, 5, 6, 7];
+		const [doubled, squared] = await Promise.all([
+			inThreads<{ x: number }, { value: number }>(
+				double,
+				xs.map((x) => ({ x }))
+			),
+			inThreads<{ x: number }, { value: number }>(
+				square,
+				xs.map((x) => ({ x }))
+			)
+		]);
+		expect(doubled.map((r) => r.value)).toEqual(xs.map((x) => x * 2));
+		expect(squared.map((r) => r.value)).toEqual(xs.map((x) => x * x));
+		// A kernel that ends its thread: the call fails, and the pool starts another for the next.
+		await expect(inThreads(`() => process.exit(3)`, [{}])).rejects.toThrow(/exit code 3/);
+		const after = await inThreads<{ x: number }, { value: number }>(double, [{ x: 21 }]);
+		expect(after[0].value).toBe(42);
+	});
+
+	it('does not keep the process alive once its jobs are done', () => {
+		const threads = fileURLToPath(new URL('./threads.ts', import.meta.url));
+		const script = `import { inThreads } from ${JSON.stringify(threads)};
+			const [r] = await inThreads('(job) => ({ value: job.x + 1 })', [{ x: 1 }]);
+			console.log('result', r.value);`;
+		const started = Date.now();
+		const out = execFileSync(
+			process.execPath,
+			['--import', 'tsx', '--input-type=module', '-e', script],
+			{
+				encoding: 'utf8',
+				timeout: 20_000
+			}
+		);
+		expect(out.trim()).toBe('result 2');
+		// It ended by itself (the pool's idle thread does not hold it), well within the timeout.
+		expect(Date.now() - started).toBeLessThan(20_000);
 	});
 
 	it('uses the machine’s cores, at least one and at most eight', () => {

@@ -123,12 +123,26 @@ export interface QuestionAgreement {
 }
 
 /** Each question's Kendall's W and mean pairwise tau-b (see kendallW and rankingsSummary). */
-export function questionAgreements(rows: RankRow[]): QuestionAgreement[] {
+export function questionAgreements(
+	rows: RankRow[],
+	ranked: RankedQuestions = rankedQuestions(rows)
+): QuestionAgreement[] {
 	const out: QuestionAgreement[] = [];
-	for (const [question, raters] of groupRankRows(rows)) {
-		const { candidates, byRater } = questionRanks(raters);
+	for (const [question, { candidates, byRater }] of ranked)
 		out.push({ question, w: wOf(candidates, byRater), tau: meanPairTau(byRater) });
-	}
+	return out;
+}
+
+/** Each question's candidates and raters' ranks, in order of first appearance (see questionRanks). */
+export type RankedQuestions = Map<string, ReturnType<typeof questionRanks>>;
+
+/**
+ * The rank rows grouped by question and rater, each question's ranks per rater once: what
+ * questionAgreements and consensusRanks both read, to be given to both when both are wanted.
+ */
+export function rankedQuestions(rows: RankRow[]): RankedQuestions {
+	const out: RankedQuestions = new Map();
+	for (const [question, raters] of groupRankRows(rows)) out.set(question, questionRanks(raters));
 	return out;
 }
 
@@ -178,11 +192,14 @@ export function rankingsSummary(rows: RankRow[]): {
  * The physicians' consensus of each question: per candidate the mean, over the raters who ranked
  * it, of their average rank (lower is better). A rater who gave a candidate two rows is left out.
  */
-export function consensusRanks(rows: RankRow[]): Map<string, Map<string, number>> {
+export function consensusRanks(
+	rows: RankRow[],
+	ranked: RankedQuestions = rankedQuestions(rows)
+): Map<string, Map<string, number>> {
 	const out = new Map<string, Map<string, number>>();
-	for (const [question, raters] of groupRankRows(rows)) {
+	for (const [question, { byRater }] of ranked) {
 		const sums = new Map<string, [number, number]>();
-		for (const ranks of questionRanks(raters).byRater.values()) {
+		for (const ranks of byRater.values()) {
 			for (const [candidate, rank] of ranks) {
 				const s = sums.get(candidate);
 				if (s) {

@@ -12,7 +12,13 @@ import {
 	type ExpertLeaderboard,
 	type TierRanking
 } from '../../../stats/leaderboard';
-import { consensusRanks, meanDefined, questionAgreements } from '../../../stats/rankings';
+import {
+	consensusRanks,
+	meanDefined,
+	questionAgreements,
+	rankedQuestions,
+	type RankedQuestions
+} from '../../../stats/rankings';
 import { krippendorffAlpha } from '../../../stats/ratings';
 import {
 	planRatios,
@@ -123,7 +129,14 @@ class RatioBatch {
 		denominators: Float64Array;
 		into: { interval: Interval };
 	}[] = [];
+	/** Bootstraps of this thread's own, run while the ratio bootstraps run on threads. */
+	private readonly alongside: (() => void)[] = [];
 	constructor(private readonly options: AgreementOptions) {}
+
+	/** Runs `job` when `run` or `runInThreads` runs (it sets an interval of the report). */
+	also(job: () => void) {
+		this.alongside.push(job);
+	}
 
 	/** Sets `into.interval` to the series' interval when `run` runs. */
 	add(
@@ -139,6 +152,7 @@ class RatioBatch {
 	}
 
 	run() {
+		for (const job of this.alongside) job();
 		if (this.jobs.length === 0) return;
 		const level = checkBootstrapOptions(this.options);
 		const byUnits = groupBy(this.jobs, (j) => j.numerators.length);
@@ -154,7 +168,10 @@ class RatioBatch {
 
 	/** run, each series' resamples split over `threads` worker threads: the same intervals. */
 	async runInThreads(threads: number) {
-		if (this.jobs.length === 0) return;
+		if (this.jobs.length === 0) {
+			for (const job of this.alongside) job();
+			return;
+		}
 		const level = checkBootstrapOptions(this.options);
 		const groups = [...groupBy(this.jobs, (j) => j.numerators.length).values()];
 		const plans = groups.map((jobs) =>
@@ -173,7 +190,11 @@ class RatioBatch {
 				}
 			}
 		});
-		const results = await inThreads<RatioShard, RatioShardResult>(RATIO_SHARD_SOURCE(), shards);
+		const drawn = inThreads<RatioShard, RatioShardResult>(RATIO_SHARD_SOURCE(), shards);
+		drawn.catch(() => {}); // awaited below
+		for (const job of this.alongside) job();
+		this.alongside.length = 0; // done: run() after a failure below does not run them again
+		const results = await drawn;
 		plans.forEach((plan, g) => {
 			const intervals = plan
 				? ratioIntervalsOf(
@@ -240,12 +261,13 @@ const letter = (position: number) =>
 
 function rankingAgreement(
 	ranks: RankRow[],
+	ranked: RankedQuestions,
 	byQuestion: Map<number, RankingJudgement[]>,
 	options: AgreementOptions,
 	ratios: RatioBatch
 ): StudyAgreement['ranking'] {
 	// The per-question parts once; their means are what rankingsSummary reports.
-	const perQuestion = questionAgreements(ranks);
+	const perQuestion = questionAgreements(ranks, ranked);
 	const wMeanStat = meanDefined(
 		perQuestion.map((q) => q.w),
 		'Kendall W'
@@ -287,18 +309,21 @@ function rankingAgreement(
 				? noInterval(alpha.reason)
 				: options.resamples <= 0
 					? noInterval('no bootstrap requested (0 resamples)')
-					: (tooFewUnits(pairable, 'answers tagged by 2+ physicians') ??
-						// Each resample evaluated for the ordinal alpha alone: the interval of
-						// ratingIntervals(…).alpha_ordinal, without the statistics not shown.
-						sharedRatingEstimates(
-							[{ ratings: tagRatings, order: TAG_ORDER, keys: ['alpha_ordinal'] }],
-							{
-								resamples: options.resamples,
-								seed: options.seed,
-								confidence: checkBootstrapOptions(options)
-							}
-						)[0].intervals!.alpha_ordinal)
+					: (tooFewUnits(pairable, 'answers tagged by 2+ physicians') ?? PENDING)
 	};
+	if (tagsAlpha.interval === PENDING)
+		ratios.also(() => {
+			// Each resample evaluated for the ordinal alpha alone: the interval of
+			// ratingIntervals(…).alpha_ordinal, without the statistics not shown.
+			tagsAlpha.interval = sharedRatingEstimates(
+				[{ ratings: tagRatings, order: TAG_ORDER, keys: ['alpha_ordinal'] }],
+				{
+					resamples: options.resamples,
+					seed: options.seed,
+					confidence: checkBootstrapOptions(options)
+				}
+			)[0].intervals!.alpha_ordinal;
+		});
 	return {
 		wByQuestion,
 		wHistogram,
@@ -665,7 +690,9 @@ function studyReportParts(
 	const { studyId, rows, run, scores, excluded } = input;
 	const byQuestion = groupBy(rows, (r) => r.question);
 	const strengths = Object.fromEntries(expert.map((e) => [e.label, e.strength]));
-	const scored = run ? scoredCandidates(rows, scores, consensusRanks(ranks)) : null;
+	// Each question's ranks by physician once, for the agreement and the consensus both.
+	const ranked = rankedQuestions(ranks);
+	const scored = run ? scoredCandidates(rows, scores, consensusRanks(ranks, ranked)) : null;
 	const ratios = new RatioBatch(options);
 	const report: StudyAgreement = {
 		studyId,
@@ -679,7 +706,7 @@ function studyReportParts(
 			entries: rows.length
 		},
 		excluded,
-		ranking: rankingAgreement(ranks, byQuestion, options, ratios),
+		ranking: rankingAgreement(ranks, ranked, byQuestion, options, ratios),
 		referenceCheck: referenceCheck(rows),
 		positionBias: positionBias(rows),
 		metrics: scored
