@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { inThreads, threadCount } from './threads';
+import { inThreads, shares, threadCount } from './threads';
 
 describe('inThreads', () => {
 	it('runs a kernel on each job on threads of their own, results in the jobs’ order', async () => {
@@ -92,6 +92,29 @@ describe('inThreads', () => {
 		expect(out.trim()).toBe('result 2');
 		// It ended by itself (the pool's idle thread does not hold it), well within the timeout.
 		expect(Date.now() - started).toBeLessThan(20_000);
+	});
+
+	it('cuts a job into consecutive shares, as even as can be, none empty', () => {
+		expect(shares(10, 3)).toEqual([
+			[0, 3],
+			[3, 6],
+			[6, 10]
+		]);
+		expect(shares(2, 5)).toEqual([
+			[0, 1],
+			[1, 2]
+		]);
+		expect(shares(0, 2)).toEqual([]);
+		for (const [total, parts] of [
+			[1000, 2],
+			[97, 5],
+			[7, 8]
+		]) {
+			const cut = shares(total, parts);
+			expect(cut[0][0]).toBe(0);
+			expect(cut.at(-1)![1]).toBe(total);
+			cut.slice(1).forEach(([from], i) => expect(from).toBe(cut[i][1]));
+		}
 	});
 
 	it('uses the machine’s cores, at least one and at most eight', () => {

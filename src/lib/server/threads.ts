@@ -14,6 +14,20 @@ export function threadCount(): number {
 	return Math.max(1, Math.min(8, availableParallelism()));
 }
 
+/**
+ * 0…total−1 cut into at most `parts` consecutive ranges [from, to) as even as can be (none empty):
+ * the shards of a job spread over threads.
+ */
+export function shares(total: number, parts: number): [number, number][] {
+	const out: [number, number][] = [];
+	for (let t = 0; t < parts; t++) {
+		const from = Math.floor((t * total) / parts);
+		const to = Math.floor(((t + 1) * total) / parts);
+		if (to > from) out.push([from, to]);
+	}
+	return out;
+}
+
 /** How often a running job reports its progress (ms). */
 const PROGRESS_MS = 50;
 

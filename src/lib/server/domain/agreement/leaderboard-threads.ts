@@ -10,7 +10,7 @@ import {
 	type PlShard,
 	type PlShardResult
 } from '../../../stats/leaderboard';
-import { inThreads, threadCount } from '../../threads';
+import { inThreads, shares, threadCount } from '../../threads';
 
 /**
  * Below this many rankings × resamples the bootstrap stays on the calling thread: starting threads
@@ -33,12 +33,7 @@ export async function leaderboardInThreads(
 	threads: number,
 	progress?: (done: number) => void
 ): Promise<ExpertLeaderboard> {
-	const shards: PlShard[] = [];
-	for (let t = 0; t < threads; t++) {
-		const from = Math.floor((t * plan.resamples) / threads);
-		const to = Math.floor(((t + 1) * plan.resamples) / threads);
-		if (to > from) shards.push(shardOf(plan, from, to));
-	}
+	const shards = shares(plan.resamples, threads).map(([from, to]) => shardOf(plan, from, to));
 	const results = await inThreads<PlShard, PlShardResult>(PL_SHARD_SOURCE(), shards, progress);
 	return leaderboardOf(plan, results);
 }

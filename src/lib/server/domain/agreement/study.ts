@@ -50,7 +50,7 @@ import {
 import type { AgreementOptions, Estimate } from './verification';
 import { excludedCounts, type ExcludedCounts } from '../exclusions';
 import { inSlices, reportPart, stepsReporter } from '../../progress';
-import { inThreads } from '../../threads';
+import { inThreads, shares } from '../../threads';
 import { bootstrapThreads, leaderboardInThreads } from './leaderboard-threads';
 import { resamplesPart } from './background';
 
@@ -181,13 +181,9 @@ class RatioBatch {
 		const owner: number[] = [];
 		plans.forEach((plan, g) => {
 			if (!plan) return;
-			for (let t = 0; t < threads; t++) {
-				const from = Math.floor((t * plan.resamples) / threads);
-				const to = Math.floor(((t + 1) * plan.resamples) / threads);
-				if (to > from) {
-					shards.push(ratioShardOf(plan, from, to));
-					owner.push(g);
-				}
+			for (const [from, to] of shares(plan.resamples, threads)) {
+				shards.push(ratioShardOf(plan, from, to));
+				owner.push(g);
 			}
 		});
 		const drawn = inThreads<RatioShard, RatioShardResult>(RATIO_SHARD_SOURCE(), shards);
@@ -791,7 +787,7 @@ async function beside(
 	if (threads < 2) return null;
 	await reportPart(
 		2,
-		2,
+		3,
 		resamplesPart(
 			`the experts' leaderboard (Plackett–Luce, on ${threads} threads) and, beside it, the agreement between physicians and metrics`,
 			options.resamples
@@ -808,20 +804,28 @@ async function beside(
 		.sort((a, b) => b.strength - a.strength || a.label.localeCompare(b.label));
 	const input = { studyId, rows, run, scores: await scores, excluded };
 	const { report, ratios } = studyReportParts(input, options, { ranks, plInput, expert: points });
-	// The ratio bootstraps, known now, on threads too (the leaderboard's are mostly done by now).
-	const ratiosDone = ratios.runInThreads(threads).catch((error: unknown) => {
-		hereInstead('ratio bootstraps', error);
-		ratios.run();
-	});
 	let leaderboard: ExpertLeaderboard;
 	try {
-		leaderboard = await expert;
+		leaderboard = await expert; // mostly drawn by now
 	} catch (error) {
 		hereInstead("experts' leaderboard bootstrap", error);
 		leaderboard = await inSlices(leaderboardSteps(plan), plan.resamples, 'resamples');
 	}
-	await ratiosDone;
 	report.leaderboards.expert = expertEntries(leaderboard, report.inputs.questions);
+	await reportPart(
+		3,
+		3,
+		resamplesPart(
+			`the intervals of the means and accuracies (on ${threads} threads) and of the tags' alpha`,
+			options.resamples
+		)
+	);
+	try {
+		await ratios.runInThreads(threads);
+	} catch (error) {
+		hereInstead('ratio bootstraps', error);
+		ratios.run();
+	}
 	return report;
 }
 
