@@ -32,6 +32,8 @@ async function pressConfirming(page: Page, button: RegExp, anyway: RegExp) {
 
 async function fillCommon(page: Page, name: string) {
 	await page.goto('/admin/studies');
+	// Typing before the page has hydrated can be undone by hydration: wait for it.
+	await page.waitForLoadState('networkidle');
 	await page.getByLabel('Name', { exact: true }).fill(name);
 	await page
 		.getByLabel('Questions from')

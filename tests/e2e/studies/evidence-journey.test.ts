@@ -202,6 +202,8 @@ test('an evidence study from the imports to the official assessments', async ({ 
 		let studyPath = '';
 		await test.step('creates a per-assertion study of both runs with k = 1', async () => {
 			await page.goto('/admin/studies');
+			// Typing before the page has hydrated can be undone by hydration: wait for it.
+			await page.waitForLoadState('networkidle');
 			await page.getByLabel('Name', { exact: true }).fill(STUDY);
 			await page.getByRole('radio', { name: /^Evidence/ }).check();
 			await page.getByLabel('Questions from').selectOption({

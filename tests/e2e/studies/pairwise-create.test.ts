@@ -28,6 +28,8 @@ test('an organiser creates a balanced pairwise study, opens it and downloads its
 	test.setTimeout(180_000);
 	await loginAs(page, 'organiser');
 	await page.goto('/admin/studies');
+	// Typing before the page has hydrated can be undone by hydration: wait for it.
+	await page.waitForLoadState('networkidle');
 
 	const p = page.getByLabel('Pairs per question (p)');
 	const seed = page.getByLabel('Seed (optional)');

@@ -86,6 +86,8 @@ test('a pairwise study from its creation to the leaderboard, the biases and the 
 	let studyUrl = '';
 	await test.step('creates a pairwise study of every pair with the reference, k = 2, and opens it', async () => {
 		await page.goto('/admin/studies');
+		// Typing before the page has hydrated can be undone by hydration: wait for it.
+		await page.waitForLoadState('networkidle');
 		await page.getByLabel('Name', { exact: true }).fill('Journey pairwise study');
 		await page.getByRole('radio', { name: /^Pairwise/ }).check();
 		await page.getByRole('radio', { name: 'All pairs of answers per question' }).check();
