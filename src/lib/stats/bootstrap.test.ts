@@ -3,7 +3,6 @@ import {
 	bootstrap,
 	bootstrapRatio,
 	percentileInterval,
-	seededIndices,
 	seededRandom,
 	seededTally
 } from './bootstrap';
@@ -143,20 +142,6 @@ describe('bootstrapRatio', () => {
 			{ resamples: 200, seed: 'a' }
 		);
 		expect(accuracy).toEqual(generic);
-	});
-});
-
-describe('seededIndices', () => {
-	it('draws the indices Math.floor(random() * n) draws from the same seed', () => {
-		for (const n of [1, 2, 7, 5_000, 40_000, 3_000_000]) {
-			const random = seededRandom(`indices ${n}`);
-			const draw = seededIndices(`indices ${n}`);
-			const out = new Int32Array(997);
-			for (let round = 0; round < 3; round++) {
-				draw(out, n);
-				for (let i = 0; i < out.length; i++) expect(out[i]).toBe(Math.floor(random() * n));
-			}
-		}
 	});
 });
 

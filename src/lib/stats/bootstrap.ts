@@ -29,29 +29,7 @@ export function seedState(seed: string): number {
 }
 
 /**
- * The draws of `seededRandom(seed)` as unit indices: each call fills `out` with the next
- * out.length values of Math.floor(random() * n) — the very indices a bootstrap over n units draws
- * from that sequence — in one loop, without a call per draw.
- */
-export function seededIndices(seed: string): (out: Int32Array, n: number) => void {
-	let state = seedState(seed);
-	return (out, n) => {
-		let s = state;
-		// (x / 2³²) · n and x · (n / 2³²) are both the one rounding of x·n/2³²: the same number.
-		const scale = n / 4294967296;
-		for (let i = 0; i < out.length; i++) {
-			s = (s + 0x6d2b79f5) | 0;
-			let t = s;
-			t = Math.imul(t ^ (t >>> 15), t | 1);
-			t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-			out[i] = Math.floor(((t ^ (t >>> 14)) >>> 0) * scale);
-		}
-		state = s;
-	};
-}
-
-/**
- * The same draws as `seededIndices(seed)`, tallied: each call draws n indices i (as
+ * The draws of `seededRandom(seed)` as unit indices, tallied: each call draws n indices i (as
  * Math.floor(random() * n) would) and adds 1 to counts[typeOf[i]] — a resample as a count per
  * type of unit, in one loop. Four draws in a row go to four separate tallies, summed at the end
  * (the same whole numbers): each increment no longer waits for the one before it, which may be

@@ -573,7 +573,12 @@ export function planExpertLeaderboard(
 		level,
 		resamples: opts.resamples,
 		common: {
-			...{ rankingQuestion, rankingPattern, rankingStart, items, choices, chosen },
+			rankingQuestion,
+			rankingPattern,
+			rankingStart,
+			items,
+			choices,
+			chosen,
 			labels: n,
 			questions: c.questions.length,
 			full,
@@ -649,8 +654,9 @@ export interface PlShardResult {
 }
 
 /*
- * The functions from here to PL_SHARD_SOURCE also run on worker threads, sent there as their source
- * text (PL_SHARD_SOURCE): they use only each other, their arguments and JavaScript's built-ins.
+ * plResampler, plShard and the fitting functions PL_SHARD_SOURCE lists also run on worker threads,
+ * sent there as their source text: they use only each other, their arguments and JavaScript's
+ * built-ins.
  */
 
 /**

@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrap, seededRandom } from './bootstrap';
+import { bootstrap, bootstrapRatio, seededRandom } from './bootstrap';
 import { icc, krippendorffAlpha, weightedKappa } from './ratings';
 import {
 	modelMeans,
+	planRatios,
 	positionBias,
+	ratioIntervals,
+	ratioIntervalsOf,
+	ratioShard,
+	ratioShardOf,
 	rubricAgreement,
 	scoreDistributions,
 	type RubricShape,
@@ -311,5 +316,27 @@ describe('positionBias', () => {
 				'no rater scored a left and a right answer of the same question on the same sub-aspect'
 		});
 		expect(overall.interval.low).toBeNull();
+	});
+});
+
+describe('ratioIntervals', () => {
+	it('gives each series bootstrapRatio’s interval with the seed, whole or drawn in shards', () => {
+		// Sizes on both sides of 2¹⁶ units, series with zero denominators and a constant one.
+		for (const n of [7, 5_000, 70_001]) {
+			const random = seededRandom(`ratio ${n}`);
+			const series = Array.from({ length: 4 }, (_, k) => ({
+				numerators: Float64Array.from({ length: n }, () => (k === 3 ? 1 : random() * 10)),
+				denominators: Float64Array.from({ length: n }, () => (random() < 0.2 * k ? 0 : 1))
+			}));
+			const opts = { resamples: n > 10_000 ? 12 : 60, seed: `r${n}`, level: 0.9 };
+			const whole = ratioIntervals(series, opts);
+			series.forEach(({ numerators, denominators }, k) =>
+				expect(whole[k]).toEqual(bootstrapRatio(numerators, denominators, opts))
+			);
+			const plan = planRatios(series, opts)!;
+			const cuts = [0, 1, Math.floor(opts.resamples / 2), opts.resamples];
+			const shards = cuts.slice(1).map((to, i) => ratioShard(ratioShardOf(plan, cuts[i], to)));
+			expect(ratioIntervalsOf(plan, shards)).toEqual(whole);
+		}
 	});
 });

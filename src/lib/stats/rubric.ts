@@ -518,7 +518,7 @@ export interface RatioShardResult {
 }
 
 /**
- * Resamples from…to−1: each draws `units` units as seededIndices(seed) does (resample r starts
+ * Resamples from…to−1: each draws `units` units i = Math.floor(random() · units) of seededRandom(seed) (resample r starts
  * r·units draws in: mulberry32's state advances by a constant at each draw), sums every series'
  * numerators and denominators in draw order, and keeps their ratio where the denominator is not 0
  * and the ratio finite. Uses only its argument and JavaScript's built-ins: it also runs on worker
@@ -526,7 +526,7 @@ export interface RatioShardResult {
  */
 export function ratioShard(job: RatioShard): RatioShardResult {
 	const { num, den, series: S, units: n } = job;
-	// (x / 2³²) · n and x · (n / 2³²) are both the one rounding of x·n/2³²: seededIndices' index.
+	// (x / 2³²) · n and x · (n / 2³²) are both the one rounding of x·n/2³²: the same index.
 	const scale = n / 4294967296;
 	const top = new Float64Array(S);
 	const bottom = new Float64Array(S);
